@@ -34,7 +34,8 @@ final case class ErrorContext(path: String) {
       column: String = null,
       value: String = null,
       option: String = null
-  ): ScanException = new ScanException(message, path, line, offset, Option(column), Option(value), Option(option))
+  ): ScanException =
+    new ScanException(message, path, line, offset, Option(column), Option(value), Option(option))
 }
 
 /** A bad-input error a user can act on: it names the file, line, byte offset, column, a shortened value and
@@ -84,6 +85,9 @@ trait SchemaNegotiator {
 
   /** The columns the scan needs from every file, with their types; `None` while discovering a schema. */
   def definedSchema: Option[StructType]
+
+  /** This file's own schema as discovery found it (a text header), for splits that start past it. */
+  def fileSchema: Option[StructType]
 
   /** Which columns the query reads: the reader skips parsing the others. */
   def projection: ProjectionFilter

@@ -1,0 +1,68 @@
+# spark-drill: `make demo` and `make test` set up everything they need on a fresh machine.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+SBT := dev/sbt
+VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' pyproject.toml)
+JAR := target/scala-2.13/spark-drill_2.13-$(VERSION).jar
+WHEEL := dist/spark_drill-$(VERSION)-py3-none-any.whl
+JVM_SOURCES := $(shell find jvm/src/main -type f) build.sbt $(wildcard project/*.scala project/*.sbt) project/build.properties
+PY_SOURCES := $(shell find python/spark_drill -name '*.py' -o -name py.typed) pyproject.toml README.md
+DEV_DEPS = $(shell $(PYTHON) -c "import tomllib;print(' '.join(repr(d) for d in tomllib.load(open('pyproject.toml','rb'))['project']['optional-dependencies']['dev']))")
+
+.PHONY: demo test jar wheel install venv scala-test py-test lint fmt clean bench bench-small
+
+demo: install
+	$(VENV)/bin/spark-drill samples/logs --option header=true
+
+test: install
+	$(SBT) scalafmtCheckAll scalafmtSbtCheck test
+	$(VENV)/bin/ruff check python tests
+	$(VENV)/bin/ruff format --check python tests
+	$(VENV)/bin/mypy
+	SPARK_DRILL_WHEEL=$(abspath $(WHEEL)) $(VENV)/bin/pytest tests
+
+jar: $(JAR)
+
+$(JAR): $(JVM_SOURCES)
+	$(SBT) package
+	@touch $@
+
+venv: $(VENV)/.deps
+
+$(VENV)/.deps: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install -q --upgrade pip
+	$(VENV)/bin/pip install -q $(DEV_DEPS)
+	@touch $@
+
+wheel: $(WHEEL)
+
+# The jar goes inside the wheel (package data); it is gitignored, so it is copied in just before the build.
+$(WHEEL): $(JAR) $(PY_SOURCES) $(VENV)/.deps
+	rm -f python/spark_drill/jars/*.jar
+	cp $(JAR) python/spark_drill/jars/
+	rm -rf build dist/*.whl
+	$(VENV)/bin/pip wheel -q --no-deps --no-build-isolation -w dist .
+	rm -rf build
+
+install: $(VENV)/.installed
+
+$(VENV)/.installed: $(WHEEL)
+	$(VENV)/bin/pip install -q --force-reinstall --no-deps $(WHEEL)
+	@touch $@
+
+scala-test:
+	$(SBT) test
+
+py-test: install
+	SPARK_DRILL_WHEEL=$(abspath $(WHEEL)) $(VENV)/bin/pytest tests
+
+fmt: $(VENV)/.deps
+	$(SBT) scalafmtAll scalafmtSbt
+	$(VENV)/bin/ruff format python tests
+	$(VENV)/bin/ruff check --fix python tests
+
+clean:
+	rm -rf target project/target dist build $(VENV) python/spark_drill/jars/*.jar

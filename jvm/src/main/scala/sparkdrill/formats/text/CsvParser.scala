@@ -1,0 +1,252 @@
+package sparkdrill.formats.text
+
+import java.io.InputStream
+
+/** A byte-level CSV tokenizer with Drill's lenient quoting. It copies each record's fields, unescaped, into
+  * one reusable byte array and records where each field starts and ends: no `String` per field.
+  *
+  * Quoting: a quote opens a quoted field only as the field's first byte. Inside, escape+quote is a quote
+  * (by default the escape is the quote, so `""` is `"`), escape+anything else keeps both bytes, and a quote
+  * closes the field only when a delimiter, a line end or the end of input follows; any other quote is data.
+  * Line ends inside quotes are data. A quote that is never closed makes the record malformed.
+  *
+  * @param startOffset byte offset of the stream's first byte in the (uncompressed) file
+  * @param startLine 1-based line number of the stream's first byte
+  */
+final class CsvParser(in: InputStream, settings: CsvSettings, startOffset: Long = 0L, startLine: Long = 1L) {
+  import CsvParser._
+
+  private val delimiter = settings.delimiter
+  private val quote = settings.quote
+  private val escape = settings.escape
+  private val comment = settings.comment
+  private val auto = settings.autoLineEnd
+  private val lineEnd0: Int = if (auto) '\n' else settings.lineDelimiter(0) & 0xff
+  private val lineEnd1: Int =
+    if (auto || settings.lineDelimiter.length < 2) -1 else settings.lineDelimiter(1) & 0xff
+
+  private val buf = new Array[Byte](BufferSize)
+  private var pos = 0
+  private var limit = 0
+  private var bufferOffset = startOffset // file offset of buf(0)
+  private var atEof = false
+
+  /** The current record's field bytes, unescaped. */
+  var bytes: Array[Byte] = new Array[Byte](1024)
+  private var length = 0
+  private var fieldStarts = new Array[Int](64)
+  private var fieldEnds = new Array[Int](64)
+  private var quotedFlags = new Array[Boolean](64)
+  private var count = 0
+
+  /** Line where the current record starts (1-based). */
+  var recordLine: Long = 0L
+
+  /** Byte offset where the current record starts. */
+  var recordOffset: Long = 0L
+
+  /** Whether the current record ended inside an unclosed quote. */
+  var unterminatedQuote: Boolean = false
+  private var line = startLine
+
+  def fieldCount: Int = count
+  def start(i: Int): Int = fieldStarts(i)
+  def end(i: Int): Int = fieldEnds(i)
+  def fieldLength(i: Int): Int = fieldEnds(i) - fieldStarts(i)
+  def wasQuoted(i: Int): Boolean = quotedFlags(i)
+  def field(i: Int): String = new String(bytes, fieldStarts(i), fieldEnds(i) - fieldStarts(i), "UTF-8")
+  def fields: IndexedSeq[String] = (0 until count).map(field)
+
+  /** Byte offset of the next unread byte. */
+  def position: Long = bufferOffset + pos
+
+  /** Line number of the next unread byte. */
+  def currentLine: Long = line
+
+  /** The raw text of the current record, for error messages and the corrupt-record column. */
+  def recordText: String = {
+    val sb = new StringBuilder
+    var i = 0
+    while (i < count) {
+      if (i > 0) sb.append(delimiter.toChar)
+      sb.append(field(i))
+      i += 1
+    }
+    sb.toString
+  }
+
+  /** Skips one whole line (header skipping, `skipFirstLine`, or the partial first line of a split) without
+    * interpreting quotes; returns false at end of input.
+    */
+  def skipLine(): Boolean = {
+    if (!ensure()) return false
+    while (ensure()) {
+      val b = buf(pos) & 0xff
+      pos += 1
+      if (isLineEndStart(b)) { consumeLineEnd(b); line += 1; return true }
+    }
+    true
+  }
+
+  /** Reads the next record, skipping blank lines and comment lines. Returns false at end of input. */
+  def next(): Boolean = {
+    count = 0
+    length = 0
+    unterminatedQuote = false
+    if (!skipBlankAndCommentLines()) return false
+    recordLine = line
+    recordOffset = position
+    readRecord()
+    true
+  }
+
+  private def skipBlankAndCommentLines(): Boolean = {
+    while (true) {
+      if (!ensure()) return false
+      val b = buf(pos) & 0xff
+      if (isLineEndStart(b)) {
+        pos += 1
+        if (!consumeLineEnd(b)) { appendByte(b.toByte); return restoreAsData() }
+        line += 1
+      } else if (b == comment) {
+        skipLine()
+      } else return true
+    }
+    false
+  }
+
+  // A two-byte line delimiter whose first byte was not followed by its second: the byte is data.
+  private def restoreAsData(): Boolean = {
+    pos -= 1
+    length = 0
+    true
+  }
+
+  private def readRecord(): Unit = {
+    var fieldStart = true
+    beginField()
+    while (true) {
+      if (pos >= limit && !fill()) { endField(); return }
+      if (fieldStart && quote >= 0 && (buf(pos) & 0xff) == quote) {
+        pos += 1
+        quotedFlags(count) = true
+        if (readQuoted()) { endField(); return }
+        if (pos >= limit && !fill()) { endField(); return }
+        // readQuoted stops at the closing quote; a delimiter or a line end follows it
+      }
+      fieldStart = false
+      // Fast path: copy a run of plain bytes in one go.
+      val runStart = pos
+      var p = pos
+      val lim = limit
+      while (p < lim && !isSpecial(buf(p) & 0xff)) p += 1
+      if (p > runStart) appendRange(runStart, p - runStart)
+      pos = p
+      if (p < lim) {
+        val b = buf(p) & 0xff
+        pos += 1
+        if (b == (delimiter & 0xff)) {
+          endField(); beginField(); fieldStart = true
+        } else if (isLineEndStart(b)) {
+          if (consumeLineEnd(b)) { line += 1; endField(); return }
+          appendByte(b.toByte)
+        } else appendByte(b.toByte)
+      }
+    }
+  }
+
+  /** Reads a quoted field's body after its opening quote. Returns true when the input ended inside it. */
+  private def readQuoted(): Boolean = {
+    while (true) {
+      if (pos >= limit && !fill()) { unterminatedQuote = true; return true }
+      val b = buf(pos) & 0xff
+      if (b == escape && escape != quote) {
+        pos += 1
+        if (pos >= limit && !fill()) { appendByte(b.toByte); unterminatedQuote = true; return true }
+        val n = buf(pos) & 0xff
+        if (n == quote) { appendByte(n.toByte); pos += 1 }
+        else appendByte(b.toByte)
+      } else if (b == quote) {
+        pos += 1
+        if (pos >= limit && !fill()) return false // closing quote at end of input
+        val n = buf(pos) & 0xff
+        if (n == quote && escape == quote) { appendByte(n.toByte); pos += 1 }
+        else if (n == (delimiter & 0xff) || isLineEndStart(n)) return false
+        else appendByte(b.toByte) // a stray quote inside a quoted field is data
+      } else {
+        if (b == '\n' || (b == '\r' && auto)) {
+          // a line end inside quotes is data, but it still counts as a line
+          if (!(b == '\r' && pos + 1 < limit && buf(pos + 1) == '\n')) line += 1
+        }
+        appendByte(b.toByte)
+        pos += 1
+      }
+    }
+    false
+  }
+
+  @inline private def isSpecial(b: Int): Boolean =
+    b == (delimiter & 0xff) || b == '\n' || b == '\r' || b == lineEnd0
+
+  @inline private def isLineEndStart(b: Int): Boolean =
+    if (auto) b == '\n' || b == '\r' else b == lineEnd0
+
+  /** Consumes the rest of a line end whose first byte `b` was just read. False when `b` begins a two-byte
+    * delimiter that does not continue.
+    */
+  private def consumeLineEnd(b: Int): Boolean =
+    if (auto) {
+      if (b == '\r' && ensure() && buf(pos) == '\n') pos += 1
+      true
+    } else if (lineEnd1 < 0) true
+    else if (ensure() && (buf(pos) & 0xff) == lineEnd1) { pos += 1; true }
+    else false
+
+  private def beginField(): Unit = {
+    if (count == fieldStarts.length) growFields()
+    fieldStarts(count) = length
+    quotedFlags(count) = false
+  }
+
+  private def endField(): Unit = {
+    fieldEnds(count) = length
+    count += 1
+  }
+
+  private def growFields(): Unit = {
+    val n = fieldStarts.length * 2
+    fieldStarts = java.util.Arrays.copyOf(fieldStarts, n)
+    fieldEnds = java.util.Arrays.copyOf(fieldEnds, n)
+    quotedFlags = java.util.Arrays.copyOf(quotedFlags, n)
+  }
+
+  @inline private def appendByte(b: Byte): Unit = {
+    if (length == bytes.length) bytes = java.util.Arrays.copyOf(bytes, bytes.length * 2)
+    bytes(length) = b
+    length += 1
+  }
+
+  private def appendRange(from: Int, n: Int): Unit = {
+    if (length + n > bytes.length)
+      bytes = java.util.Arrays.copyOf(bytes, math.max(bytes.length * 2, length + n))
+    System.arraycopy(buf, from, bytes, length, n)
+    length += n
+  }
+
+  @inline private def ensure(): Boolean = pos < limit || fill()
+
+  private def fill(): Boolean = {
+    if (atEof) return false
+    bufferOffset += limit
+    pos = 0
+    limit = 0
+    var n = in.read(buf, 0, buf.length)
+    while (n == 0) n = in.read(buf, 0, buf.length)
+    if (n < 0) { atEof = true; false }
+    else { limit = n; true }
+  }
+}
+
+object CsvParser {
+  val BufferSize: Int = 1 << 16
+}

@@ -1,0 +1,38 @@
+package sparkdrill.scan
+
+import org.apache.spark.sql.types.StructType
+
+import sparkdrill.formats.{ErrorContext, FileInput, ReaderOptions, SchemaNegotiator}
+import sparkdrill.loader.{ProjectionFilter, ResultSetLoader}
+
+/** The scan's side of a format reader's negotiation for one file. In execution the loader is the task's own
+  * (shared by all its files); in discovery a fresh one is made from what the reader declares.
+  */
+final class FileNegotiator(
+    val file: FileInput,
+    displayPath: String,
+    val options: ReaderOptions,
+    val definedSchema: Option[StructType],
+    val fileSchema: Option[StructType],
+    val projection: ProjectionFilter,
+    val headerOnly: Boolean,
+    makeLoader: StructType => ResultSetLoader
+) extends SchemaNegotiator {
+  private var loader: ResultSetLoader = _
+  private var declared: StructType = _
+  var dropped: Long = 0L
+
+  val errorContext: ErrorContext = ErrorContext(displayPath)
+
+  def build(readerSchema: StructType): ResultSetLoader = {
+    require(loader == null, s"the loader for ${file.path} was already built")
+    declared = readerSchema
+    loader = makeLoader(readerSchema)
+    loader
+  }
+
+  /** The schema the reader declared when it built its loader. */
+  def readerSchema: Option[StructType] = Option(declared)
+
+  def countDropped(n: Long): Unit = dropped += n
+}

@@ -1,0 +1,56 @@
+package sparkdrill.scan
+
+import java.io.InputStream
+
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.{FSDataInputStream, Path}
+import org.apache.hadoop.io.compress.{CodecPool, CompressionCodecFactory, Decompressor}
+
+import sparkdrill.formats.FileInput
+
+/** A file, or a byte range of it, opened through Hadoop's FileSystem; decompressed when its suffix names a
+  * Hadoop codec. The decompressor goes back to Hadoop's `CodecPool` on close (it may hold native memory).
+  */
+final class HadoopFileInput(val path: String, val start: Long, val end: Long, conf: Configuration)
+    extends FileInput
+    with AutoCloseable {
+  private var raw: FSDataInputStream = _
+  private var stream: InputStream = _
+  private var decompressor: Decompressor = _
+  private var closed = false
+
+  def open(): InputStream = {
+    require(stream == null, s"$path is already open")
+    val p = new Path(path)
+    raw = p.getFileSystem(conf).open(p)
+    val codec = new CompressionCodecFactory(conf).getCodec(p)
+    stream = if (codec == null) {
+      if (start > 0) raw.seek(start)
+      raw
+    } else {
+      decompressor = CodecPool.getDecompressor(codec)
+      codec.createInputStream(raw, decompressor)
+    }
+    new InputStream {
+      def read(): Int = stream.read()
+      override def read(b: Array[Byte], off: Int, len: Int): Int = stream.read(b, off, len)
+      override def close(): Unit = HadoopFileInput.this.close()
+    }
+  }
+
+  def close(): Unit = if (!closed) {
+    closed = true
+    try if (stream != null) stream.close() else if (raw != null) raw.close()
+    finally {
+      if (decompressor != null) CodecPool.returnDecompressor(decompressor)
+      decompressor = null
+      stream = null
+      raw = null
+    }
+  }
+}
+
+object HadoopFileInput {
+  def isCompressed(path: String, conf: Configuration): Boolean =
+    new CompressionCodecFactory(conf).getCodec(new Path(path)) != null
+}

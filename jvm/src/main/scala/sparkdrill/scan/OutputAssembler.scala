@@ -1,0 +1,70 @@
+package sparkdrill.scan
+
+import org.apache.spark.sql.catalyst.util.DateTimeUtils
+import org.apache.spark.sql.execution.vectorized.ConstantColumnVector
+import org.apache.spark.sql.types.StringType
+import org.apache.spark.sql.vectorized.{ColumnVector, ColumnarBatch}
+import org.apache.spark.unsafe.types.UTF8String
+
+/** Builds each output batch in Spark's column order from the loader's vectors and per-file constants. No
+  * value is copied: the batch only points at vectors, and constants are set once per file.
+  */
+final class OutputAssembler(spec: ScanSpec) extends AutoCloseable {
+  private val sources = spec.sources
+  private val capacity = spec.loaderOptions.batchRows
+  private val constants: Array[ConstantColumnVector] = sources.map {
+    case _: ColumnSource.Loader => null
+    case s => new ConstantColumnVector(capacity, dataTypeOf(s))
+  }
+  private val columns = new Array[ColumnVector](sources.length)
+
+  private def dataTypeOf(source: ColumnSource) = source match {
+    case ColumnSource.FileConstant(c) => c.dataType
+    case ColumnSource.Partition(_) => StringType
+    case ColumnSource.Null(t) => t
+    case ColumnSource.Loader(_) => throw new IllegalStateException("loader columns have no constant")
+  }
+
+  /** Sets the constants of the file whose rows come next. */
+  def startFile(file: ScanFile): Unit = {
+    var i = 0
+    while (i < sources.length) {
+      val v = constants(i)
+      sources(i) match {
+        case ColumnSource.FileConstant(c) => setImplicit(v, c, file)
+        case ColumnSource.Partition(depth) =>
+          if (depth < file.dirs.length) v.setUtf8String(UTF8String.fromString(file.dirs(depth)))
+          else v.setNull()
+        case ColumnSource.Null(_) => v.setNull()
+        case ColumnSource.Loader(_) => ()
+      }
+      i += 1
+    }
+  }
+
+  private def setImplicit(v: ConstantColumnVector, column: ImplicitColumn, file: ScanFile): Unit =
+    column match {
+      case ImplicitColumn.Filename => v.setUtf8String(UTF8String.fromString(file.name))
+      case ImplicitColumn.Filepath => v.setUtf8String(UTF8String.fromString(file.displayDirectory))
+      case ImplicitColumn.Fqn => v.setUtf8String(UTF8String.fromString(file.displayPath))
+      case ImplicitColumn.Suffix => v.setUtf8String(UTF8String.fromString(file.suffix))
+      case ImplicitColumn.Lmt => v.setLong(DateTimeUtils.millisToMicros(file.modificationTime))
+      case ImplicitColumn.Line | ImplicitColumn.Offset =>
+        throw new IllegalStateException(s"$column is a per-record column")
+    }
+
+  /** The output batch over the loader's harvested batch. */
+  def assemble(loaderBatch: ColumnarBatch): ColumnarBatch = {
+    var i = 0
+    while (i < sources.length) {
+      columns(i) = sources(i) match {
+        case ColumnSource.Loader(index) => loaderBatch.column(index)
+        case _ => constants(i)
+      }
+      i += 1
+    }
+    new ColumnarBatch(columns.clone(), loaderBatch.numRows)
+  }
+
+  def close(): Unit = constants.foreach(c => if (c != null) c.close())
+}

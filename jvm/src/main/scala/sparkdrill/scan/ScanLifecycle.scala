@@ -1,0 +1,121 @@
+package sparkdrill.scan
+
+import org.apache.hadoop.conf.Configuration
+import org.apache.spark.sql.vectorized.ColumnarBatch
+
+import sparkdrill.formats.{BatchReader, ReaderOptions, ScanException}
+import sparkdrill.loader.{ProjectionFilter, ResultSetLoader, ResultSetLoaders}
+
+/** Reads the files of one task in turn: opens each file's reader with a negotiator, drives the loader, and
+  * hands out batches assembled in the output order. A batch never spans two files, so per-file constants
+  * stay constant. Owns every resource it opens; `close()` frees them all, once.
+  */
+final class ScanLifecycle(spec: ScanSpec, tasks: Array[FileTask], conf: Configuration) extends AutoCloseable {
+  private val options = new ReaderOptions(spec.options)
+  private var loader: ResultSetLoader = _
+  private var assembler: OutputAssembler = _
+  private var nextTask = 0
+  private var input: HadoopFileInput = _
+  private var reader: BatchReader = _
+  private var negotiator: FileNegotiator = _
+  private var current: ColumnarBatch = _
+  private var closed = false
+
+  // Metrics.
+  var filesRead: Long = 0L
+  var rowsRead: Long = 0L
+  var batchesRead: Long = 0L
+  var droppedValues: Long = 0L
+
+  try {
+    loader = ResultSetLoaders.create(spec.loaderOptions, spec.readerSchema, ProjectionFilter.All)
+    assembler = new OutputAssembler(spec)
+  } catch { case e: Throwable => close(); throw e }
+
+  /** Moves to the next non-empty batch; false when every file is read. */
+  def next(): Boolean = {
+    while (true) {
+      if (reader == null && !openNextFile()) return false
+      val more =
+        try reader.next()
+        catch { case e: Exception => throw withFile(e) }
+      if (loader.rowCount > 0) {
+        current = assembler.assemble(loader.harvest())
+        rowsRead += current.numRows
+        batchesRead += 1
+        if (!more) closeFile()
+        return true
+      }
+      if (!more) closeFile()
+    }
+    false
+  }
+
+  def batch: ColumnarBatch = current
+
+  def overflowRows: Long = if (loader == null) 0L else loader.overflowRows
+
+  private def openNextFile(): Boolean = {
+    if (nextTask >= tasks.length) return false
+    val task = tasks(nextTask)
+    nextTask += 1
+    val file = task.file
+    input = new HadoopFileInput(file.path, task.start, task.end, conf)
+    negotiator = new FileNegotiator(
+      input,
+      file.displayPath,
+      options,
+      definedSchema = Some(spec.readerSchema),
+      fileSchema = task.fileSchema,
+      projection = ProjectionFilter.All,
+      headerOnly = false,
+      makeLoader = _ => loader
+    )
+    try reader = FormatRegistry.named(file.format).newReader(negotiator)
+    catch {
+      case e: Exception =>
+        input.close()
+        input = null
+        throw withFile(e)
+    }
+    assembler.startFile(file)
+    filesRead += 1
+    true
+  }
+
+  private def withFile(e: Exception): Exception = e match {
+    case s: ScanException => s
+    case other =>
+      val path = negotiator.errorContext.path
+      new ScanException(
+        s"failed to read (${other.getClass.getSimpleName}: ${other.getMessage})",
+        path,
+        -1,
+        -1,
+        None,
+        None,
+        None
+      )
+        .initCause(other)
+        .asInstanceOf[Exception]
+  }
+
+  private def closeFile(): Unit = {
+    if (negotiator != null) droppedValues += negotiator.dropped
+    try if (reader != null) reader.close()
+    finally {
+      reader = null
+      negotiator = null
+      if (input != null) input.close()
+      input = null
+    }
+  }
+
+  def close(): Unit = if (!closed) {
+    closed = true
+    try closeFile()
+    finally
+      try if (assembler != null) assembler.close()
+      finally if (loader != null) loader.close()
+  }
+}

@@ -1,0 +1,42 @@
+package sparkdrill.scan
+
+import org.apache.spark.sql.types.{DataType, StructType}
+
+import sparkdrill.loader.LoaderOptions
+
+/** Where one output column's values come from. */
+sealed trait ColumnSource extends Product with Serializable
+
+object ColumnSource {
+
+  /** Column `index` of the loader's batch (a table column, or a per-record implicit one). */
+  final case class Loader(index: Int) extends ColumnSource
+
+  /** A per-file constant: file name, path, suffix, modification time. */
+  final case class FileConstant(column: ImplicitColumn) extends ColumnSource
+
+  /** `dirN`: the N-th directory below the scan root, null for shallower files. */
+  final case class Partition(depth: Int) extends ColumnSource
+
+  /** A column no file can fill: null of its type. */
+  final case class Null(dataType: DataType) extends ColumnSource
+}
+
+/** A byte range of one file for one task. `fileSchema` is the file's header schema, carried only for splits
+  * that start past the header.
+  */
+final case class FileTask(file: ScanFile, start: Long, end: Long, fileSchema: Option[StructType])
+
+/** Everything an executor needs to read: plain, serializable data.
+  *
+  * @param outputSchema the columns Spark asked for, in its order
+  * @param sources one per output column
+  * @param readerSchema the columns every reader writes into the loader, with their types
+  */
+final case class ScanSpec(
+    outputSchema: StructType,
+    sources: Array[ColumnSource],
+    readerSchema: StructType,
+    options: Map[String, String],
+    loaderOptions: LoaderOptions
+)

@@ -1,0 +1,33 @@
+package sparkdrill.spark
+
+import java.util
+
+import org.apache.spark.sql.connector.catalog.{Table, TableProvider}
+import org.apache.spark.sql.connector.expressions.Transform
+import org.apache.spark.sql.sources.DataSourceRegister
+import org.apache.spark.sql.types.StructType
+import org.apache.spark.sql.util.CaseInsensitiveStringMap
+
+/** `spark.read.format("drill")`. Spark calls `inferSchema` and then `getTable` on one instance per `load()`:
+  * the table planned for `inferSchema` is kept so that listing and discovery run once.
+  */
+final class DrillSource extends TableProvider with DataSourceRegister {
+  private var inferred: DrillTable = _
+
+  override def shortName(): String = "drill"
+
+  override def supportsExternalMetadata(): Boolean = true
+
+  override def inferSchema(options: CaseInsensitiveStringMap): StructType = {
+    inferred = DrillTable.open(options, definedSchema = None)
+    inferred.schema()
+  }
+
+  override def getTable(
+      schema: StructType,
+      partitioning: Array[Transform],
+      properties: util.Map[String, String]
+  ): Table =
+    if (inferred != null && (inferred.schema() eq schema)) inferred
+    else DrillTable.open(new CaseInsensitiveStringMap(properties), definedSchema = Some(schema))
+}

@@ -1,0 +1,26 @@
+package sparkdrill.spark
+
+import java.time.ZoneId
+
+import org.apache.hadoop.conf.Configuration
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.classic
+
+import sparkdrill.formats.ReaderOptions
+
+/** What the driver-side planning takes from the running session. */
+private[spark] object SessionContext {
+
+  def active: SparkSession = SparkSession.active
+
+  /** The session's Hadoop configuration with the read options applied, as Spark's own file sources do. */
+  def hadoopConf(session: SparkSession, options: ReaderOptions): Configuration = session match {
+    case c: classic.SparkSession => c.sessionState.newHadoopConfWithOptions(options.original)
+    case other =>
+      val conf = new Configuration(other.sparkContext.hadoopConfiguration)
+      options.original.foreach { case (k, v) => conf.set(k, v) }
+      conf
+  }
+
+  def zone(session: SparkSession): ZoneId = ZoneId.of(session.conf.get("spark.sql.session.timeZone"))
+}

@@ -1,0 +1,25 @@
+"""spark-drill: Apache Drill's schema-on-read scan framework as a Spark 4 data source.
+
+import spark_drill as sd
+spark = sd.session()
+df = sd.read(spark, "data/logs", header=True)
+"""
+
+from spark_drill._errors import ScanError
+from spark_drill._jar import jar_path
+from spark_drill._reader import read
+from spark_drill._session import CATALOG_CLASS, FORMAT, configure, ensure_loaded, session
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CATALOG_CLASS",
+    "FORMAT",
+    "ScanError",
+    "__version__",
+    "configure",
+    "ensure_loaded",
+    "jar_path",
+    "read",
+    "session",
+]

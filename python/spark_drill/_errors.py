@@ -1,0 +1,48 @@
+"""The error a bad input raises, with the fields the JVM's message names."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_PATTERN = re.compile(
+    r"spark-drill: (?P<reason>[^\n]*?): file (?P<file>[^\n]+?)"
+    r"(?:, line (?P<line>\d+))?(?:, byte offset (?P<offset>\d+))?"
+    r"(?:, column '(?P<column>[^']*)')?(?:, value '(?P<value>.*?)')?(?: \((?P<option>[^)]*)\))?(?:\n|$)"
+)
+
+
+@dataclass
+class ScanError(Exception):
+    """A scan failed on bad input: names the file, line, byte offset, column, value and the option that
+    changes the outcome (the fields are None where the error does not have them)."""
+
+    message: str
+    reason: str | None = None
+    file: str | None = None
+    line: int | None = None
+    offset: int | None = None
+    column: str | None = None
+    value: str | None = None
+    option: str | None = None
+
+    def __str__(self) -> str:
+        return self.message
+
+    @classmethod
+    def from_message(cls, message: str) -> ScanError | None:
+        """Parses the first spark-drill error in a (JVM) message, or None when there is none."""
+        m = _PATTERN.search(message)
+        if m is None:
+            return None
+        g = m.groupdict()
+        return cls(
+            message=m.group(0).strip(),
+            reason=g["reason"],
+            file=g["file"],
+            line=int(g["line"]) if g["line"] else None,
+            offset=int(g["offset"]) if g["offset"] else None,
+            column=g["column"],
+            value=g["value"],
+            option=g["option"],
+        )

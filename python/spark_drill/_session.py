@@ -1,0 +1,75 @@
+"""Sessions with the spark-drill jar on the classpath and the `drill` catalog configured."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pyspark.sql import SparkSession
+
+from spark_drill._jar import jar_path
+
+FORMAT = "drill"
+CATALOG_CLASS = "sparkdrill.spark.DrillCatalog"
+SOURCE_CLASS = "sparkdrill.spark.DrillSource"
+
+
+def _append_jar(existing: str | None, jar: str) -> str:
+    jars = [j for j in (existing or "").split(",") if j.strip()]
+    if jar not in jars:
+        jars.append(jar)
+    return ",".join(jars)
+
+
+def _running_session() -> SparkSession | None:
+    active = SparkSession.getActiveSession()
+    if active is not None:
+        return active
+    from pyspark import SparkContext
+
+    if SparkContext._active_spark_context is not None:
+        return SparkSession.builder.getOrCreate()
+    return None
+
+
+def ensure_loaded(spark: SparkSession) -> None:
+    """Raises RuntimeError when `spark` was started without the spark-drill jar: the jar must be on the
+    classpath before the JVM starts, and setting `spark.jars` later is silently ignored."""
+    jvm = spark.sparkContext._jvm
+    if jvm is None:
+        raise RuntimeError("spark-drill needs a classic Spark session with a JVM (not Spark Connect)")
+    loader = jvm.org.apache.spark.util.Utils.getContextOrSparkClassLoader()
+    try:
+        jvm.java.lang.Class.forName(SOURCE_CLASS, False, loader)
+    except Exception as e:
+        raise RuntimeError(
+            "this Spark session was started without the spark-drill jar, and a jar cannot be added to a "
+            "running JVM: stop it (spark.stop()) and build the session with "
+            "spark_drill.configure(SparkSession.builder).getOrCreate() or spark_drill.session()"
+        ) from e
+
+
+def configure(builder: SparkSession.Builder) -> SparkSession.Builder:
+    """Adds the spark-drill jar (appended to any `spark.jars` already set) and the `drill` catalog to a
+    builder. If a session is already running, it is checked instead: it must have been started with the
+    jar."""
+    running = _running_session()
+    if running is not None:
+        ensure_loaded(running)
+    options: dict[str, Any] = getattr(builder, "_options", {})
+    existing = options.get("spark.jars")
+    builder = builder.config("spark.jars", _append_jar(existing, jar_path()))
+    if "spark.sql.catalog.drill" not in options:
+        builder = builder.config("spark.sql.catalog.drill", CATALOG_CLASS)
+    return builder
+
+
+def session(master: str = "local[*]", app_name: str = "spark-drill", **conf: str) -> SparkSession:
+    """A SparkSession (local[*] unless told otherwise) ready to read with `format("drill")` and to query
+    `drill.`path`` in SQL. Keyword arguments are Spark settings:
+    `session(**{"spark.ui.enabled": "false"})`."""
+    builder = SparkSession.builder.master(master).appName(app_name)
+    for key, value in conf.items():
+        builder = builder.config(key, value)
+    spark = configure(builder).getOrCreate()
+    ensure_loaded(spark)
+    return spark
