@@ -20,7 +20,9 @@ needs_wheel = pytest.mark.skipif(not WHEEL, reason="SPARK_DRILL_WHEEL is set by 
 def test_wheel_contains_the_jar() -> None:
     assert WHEEL is not None
     names = zipfile.ZipFile(WHEEL).namelist()
-    assert any(n.startswith("spark_drill/jars/spark-drill_2.13-") and n.endswith(".jar") for n in names), names
+    assert any(n.startswith("spark_drill/jars/spark-drill_2.13-") and n.endswith(".jar") for n in names), (
+        names
+    )
 
 
 @needs_wheel

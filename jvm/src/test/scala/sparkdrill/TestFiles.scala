@@ -16,10 +16,9 @@ trait TestFiles extends BeforeAndAfterEach { self: Suite =>
     super.beforeEach()
   }
 
-  override def afterEach(): Unit = {
+  override def afterEach(): Unit =
     try super.afterEach()
     finally deleteTree(dir)
-  }
 
   def write(files: (String, String)*): Path = {
     files.foreach { case (rel, text) =>
