@@ -14,8 +14,13 @@ trait FileInput {
   /** The file's full path as the user sees it (`/data/a.csv`, `s3a://b/a.csv`). */
   def path: String
 
-  /** The readable bytes from `start` (0 for the first split, or for a compressed file). */
-  def open(): InputStream
+  /** The readable bytes from `offset` (by default `start`); closed by the scan. */
+  def open(offset: Long = start): InputStream
+
+  /** A second, independent stream of the raw bytes from `offset`, for readers that look just outside their
+    * split (uncompressed files only); the caller closes it.
+    */
+  def openAt(offset: Long): InputStream
 
   /** First byte of this split in the (uncompressed) file. */
   def start: Long

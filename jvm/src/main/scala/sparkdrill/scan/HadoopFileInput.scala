@@ -19,15 +19,16 @@ final class HadoopFileInput(val path: String, val start: Long, val end: Long, co
   private var decompressor: Decompressor = _
   private var closed = false
 
-  def open(): InputStream = {
+  def open(offset: Long): InputStream = {
     require(stream == null, s"$path is already open")
     val p = new Path(path)
     raw = p.getFileSystem(conf).open(p)
     val codec = new CompressionCodecFactory(conf).getCodec(p)
     stream = if (codec == null) {
-      if (start > 0) raw.seek(start)
+      if (offset > 0) raw.seek(offset)
       raw
     } else {
+      require(offset == 0, s"$path is compressed: it can only be read from its start")
       decompressor = CodecPool.getDecompressor(codec)
       codec.createInputStream(raw, decompressor)
     }
@@ -36,6 +37,17 @@ final class HadoopFileInput(val path: String, val start: Long, val end: Long, co
       override def read(b: Array[Byte], off: Int, len: Int): Int = stream.read(b, off, len)
       override def close(): Unit = HadoopFileInput.this.close()
     }
+  }
+
+  def openAt(offset: Long): InputStream = {
+    val p = new Path(path)
+    require(
+      new CompressionCodecFactory(conf).getCodec(p) == null,
+      s"$path is compressed: it has no byte offsets"
+    )
+    val in = p.getFileSystem(conf).open(p)
+    if (offset > 0) in.seek(offset)
+    in
   }
 
   def close(): Unit = if (!closed) {

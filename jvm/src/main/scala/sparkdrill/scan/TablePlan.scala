@@ -105,9 +105,8 @@ object TablePlan {
     val files = FileLister.list(paths, conf, options, zone)
     if (files.isEmpty)
       throw new IllegalArgumentException(s"spark-drill: no readable files under ${paths.mkString(", ")}")
-    val fileSchemas =
-      if (definedSchema.isDefined) files.map(_ => new StructType())
-      else files.map(f => SchemaDiscovery.discover(f, options, conf, sampleRows = 0))
+    // Discovery runs under a defined schema too: splits past a file's header need the header's order.
+    val fileSchemas = files.map(f => SchemaDiscovery.discover(f, options, conf, sampleRows = 0))
     new TablePlan(paths, options, files, fileSchemas, unionByName(fileSchemas), definedSchema)
   }
 

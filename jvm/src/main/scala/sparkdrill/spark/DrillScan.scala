@@ -6,9 +6,12 @@ import org.apache.spark.sql.connector.read.{Batch, InputPartition, PartitionRead
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.util.SerializableConfiguration
 
-import sparkdrill.scan.{FileTask, ScanSpec, TablePlan}
+import org.apache.hadoop.fs.Path
+import org.apache.hadoop.io.compress.CompressionCodecFactory
 
-/** The scan of one query, and its batch: one input partition per file for now. */
+import sparkdrill.scan.{FormatRegistry, ScanFile, ScanSpec, SplitPlanner, TablePlan}
+
+/** The scan of one query, and its batch: files cut into ranges and packed into tasks as Spark does. */
 final class DrillScan(plan: TablePlan, spec: ScanSpec) extends Scan with Batch {
 
   override def readSchema(): StructType = spec.outputSchema
@@ -21,10 +24,18 @@ final class DrillScan(plan: TablePlan, spec: ScanSpec) extends Scan with Batch {
 
   override def toBatch: Batch = this
 
-  private lazy val partitions: Array[InputPartition] =
-    plan.files.zipWithIndex.map { case (file, i) =>
-      DrillInputPartition(i, Array(FileTask(file, 0L, Long.MaxValue, None))): InputPartition
-    }.toArray
+  private lazy val partitions: Array[InputPartition] = {
+    val session = SparkSession.active
+    val codecs = new CompressionCodecFactory(SessionContext.hadoopConf(session, plan.options))
+    def splittable(file: ScanFile): Boolean =
+      FormatRegistry.named(file.format).splittable(plan.options) && codecs.getCodec(
+        new Path(file.path)
+      ) == null
+    SplitPlanner
+      .plan(plan.files, plan.fileSchemas, splittable, SessionContext.splitSettings(session))
+      .zipWithIndex
+      .map { case (tasks, i) => DrillInputPartition(i, tasks): InputPartition }
+  }
 
   override def planInputPartitions(): Array[InputPartition] = partitions
 

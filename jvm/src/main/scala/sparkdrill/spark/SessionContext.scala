@@ -6,7 +6,10 @@ import org.apache.hadoop.conf.Configuration
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.classic
 
+import org.apache.spark.network.util.JavaUtils
+
 import sparkdrill.formats.ReaderOptions
+import sparkdrill.scan.SplitPlanner
 
 /** What the driver-side planning takes from the running session. */
 private[spark] object SessionContext {
@@ -20,6 +23,19 @@ private[spark] object SessionContext {
       val conf = new Configuration(other.sparkContext.hadoopConfiguration)
       options.original.foreach { case (k, v) => conf.set(k, v) }
       conf
+  }
+
+  def splitSettings(session: SparkSession): SplitPlanner.Settings = {
+    def bytes(key: String, default: String): Long =
+      JavaUtils.byteStringAsBytes(session.conf.get(key, default))
+    SplitPlanner.Settings(
+      maxPartitionBytes = bytes("spark.sql.files.maxPartitionBytes", "128m"),
+      openCostInBytes = bytes("spark.sql.files.openCostInBytes", "4m"),
+      minPartitions = session.conf
+        .getOption("spark.sql.files.minPartitionNum")
+        .map(_.toInt)
+        .getOrElse(session.sparkContext.defaultParallelism)
+    )
   }
 
   def zone(session: SparkSession): ZoneId = ZoneId.of(session.conf.get("spark.sql.session.timeZone"))

@@ -10,9 +10,13 @@ import sparkdrill.loader.{ColumnWriter, RowWriter}
   */
 final class TextBatchReader(negotiator: SchemaNegotiator, settings: CsvSettings) extends BatchReader {
   private val file = negotiator.file
-  private val input = negotiator.file.open()
-  private val parser = new CsvParser(input, settings, file.start)
   private val errors = negotiator.errorContext
+  // A split that starts inside the file begins at the first line start after its first byte; it stops
+  // before the first record that starts at or after the next split's beginning, found the same way.
+  private val recordStart: Long = if (file.isFirstSplit) 0L else boundary(file.start)
+  private val endBoundary: Long = if (file.end == Long.MaxValue) Long.MaxValue else boundary(file.end)
+  private val input = file.open(recordStart)
+  private val parser = new CsvParser(input, settings, recordStart, firstLineNumber())
   private var done = false
 
   private val readerSchema: StructType = readSchema()
@@ -26,6 +30,21 @@ final class TextBatchReader(negotiator: SchemaNegotiator, settings: CsvSettings)
   private val anyProjected = fieldWriters.exists(_ != null) || columnsWriter != null
 
   if (negotiator.headerOnly) done = true
+
+  private def boundary(offset: Long): Long = {
+    val in = file.openAt(offset - 1)
+    try SplitBoundary.recordStart(in, offset, settings)
+    finally in.close()
+  }
+
+  // Counting lines costs a read of the file up to the split, so it is done only when `_line` is asked for.
+  private def firstLineNumber(): Long =
+    if (recordStart == 0L || !negotiator.definedSchema.exists(_.fieldNames.contains(RecordColumns.Line))) 1L
+    else {
+      val in = file.openAt(0L)
+      try LineCounter.lineEndsBefore(in, recordStart, settings) + 1
+      finally in.close()
+    }
 
   private def readSchema(): StructType = {
     if (settings.skipFirstLine && file.isFirstSplit) parser.skipLine()
@@ -57,12 +76,27 @@ final class TextBatchReader(negotiator: SchemaNegotiator, settings: CsvSettings)
   def next(): Boolean = {
     if (done) return false
     while (!writer.isFull) {
-      if (!parser.next()) { done = true; return false }
-      if (parser.recordOffset >= file.end) { done = true; return false }
+      val endOfLast = parser.position
+      if (!parser.next() || parser.recordOffset >= endBoundary) {
+        checkBoundary(endOfLast)
+        done = true
+        return false
+      }
       writeRecord()
     }
     true
   }
+
+  // The next split began reading at `endBoundary`, taking it for a record start. It was one unless the last
+  // record of this split runs past it: then a quoted field holds a line end there, and the next split read
+  // from the middle of a field. Fail rather than return its rows.
+  private def checkBoundary(endOfLast: Long): Unit =
+    if (endBoundary != Long.MaxValue && endOfLast > endBoundary)
+      throw errors.error(
+        "a quoted field holds a line end where the file was split for parallel reading",
+        offset = endBoundary,
+        option = "set the option multiLine=true to read files with quoted line ends whole"
+      )
 
   private def writeRecord(): Unit = {
     if (parser.unterminatedQuote)

@@ -4,9 +4,10 @@ import sparkdrill.formats.{BatchReader, FormatPlugin, ReaderOptions, SchemaNegot
 
 /** Delimited text: csv (`,`), tsv (tab), psv (`|`); `delimiter` and friends override the defaults. */
 final class TextFormat(val name: String, val suffixes: Seq[String]) extends FormatPlugin {
-  // Quoted fields may hold line ends, so a split could start inside one: files are split only when the
-  // user says their quoted fields never hold line ends (the scan decides with this answer).
-  def splittable(options: ReaderOptions): Boolean = true
+  // A split guesses that its first record starts after the first line end it sees; the reader of the split
+  // before checks the guess and fails the query when a quoted line end made it wrong. multiLine=true reads
+  // such files whole instead.
+  def splittable(options: ReaderOptions): Boolean = !options.boolean("multiLine", default = false)
 
   def newReader(negotiator: SchemaNegotiator): BatchReader =
     new TextBatchReader(negotiator, CsvSettings.from(name, negotiator.options))
