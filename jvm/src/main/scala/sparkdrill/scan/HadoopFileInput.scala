@@ -19,6 +19,9 @@ final class HadoopFileInput(val path: String, val start: Long, val end: Long, co
   private var decompressor: Decompressor = _
   private var closed = false
 
+  /** Bytes handed to the reader (after decompression). */
+  var bytesRead: Long = 0L
+
   def open(offset: Long): InputStream = {
     require(stream == null, s"$path is already open")
     val p = new Path(path)
@@ -33,8 +36,16 @@ final class HadoopFileInput(val path: String, val start: Long, val end: Long, co
       codec.createInputStream(raw, decompressor)
     }
     new InputStream {
-      def read(): Int = stream.read()
-      override def read(b: Array[Byte], off: Int, len: Int): Int = stream.read(b, off, len)
+      def read(): Int = {
+        val b = stream.read()
+        if (b >= 0) bytesRead += 1
+        b
+      }
+      override def read(b: Array[Byte], off: Int, len: Int): Int = {
+        val n = stream.read(b, off, len)
+        if (n > 0) bytesRead += n
+        n
+      }
       override def close(): Unit = HadoopFileInput.this.close()
     }
   }

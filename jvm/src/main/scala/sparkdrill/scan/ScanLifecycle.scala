@@ -26,6 +26,7 @@ final class ScanLifecycle(spec: ScanSpec, tasks: Array[FileTask], conf: Configur
   var rowsRead: Long = 0L
   var batchesRead: Long = 0L
   var droppedValues: Long = 0L
+  var bytesRead: Long = 0L
 
   try {
     loader = ResultSetLoaders.create(spec.loaderOptions, spec.readerSchema, ProjectionFilter.All)
@@ -34,6 +35,8 @@ final class ScanLifecycle(spec: ScanSpec, tasks: Array[FileTask], conf: Configur
 
   /** Moves to the next non-empty batch; false when every file is read. */
   def next(): Boolean = {
+    // A pushed LIMIT: Spark applies it again, so stopping after the batch that reaches it is enough.
+    if (rowsRead >= spec.rowLimit) return false
     while (true) {
       if (reader == null && !openNextFile()) return false
       val more =
@@ -102,6 +105,7 @@ final class ScanLifecycle(spec: ScanSpec, tasks: Array[FileTask], conf: Configur
 
   private def closeFile(): Unit = {
     if (negotiator != null) droppedValues += negotiator.dropped
+    if (input != null) bytesRead += input.bytesRead
     try if (reader != null) reader.close()
     finally {
       reader = null

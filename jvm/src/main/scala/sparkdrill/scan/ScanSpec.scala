@@ -32,11 +32,13 @@ final case class FileTask(file: ScanFile, start: Long, end: Long, fileSchema: Op
   * @param outputSchema the columns Spark asked for, in its order
   * @param sources one per output column
   * @param readerSchema the columns every reader writes into the loader, with their types
+  * @param rowLimit a pushed `LIMIT`: each task stops reading once it has this many rows
   */
 final case class ScanSpec(
     outputSchema: StructType,
     sources: Array[ColumnSource],
     readerSchema: StructType,
     options: Map[String, String],
-    loaderOptions: LoaderOptions
+    loaderOptions: LoaderOptions,
+    rowLimit: Long = Long.MaxValue
 )

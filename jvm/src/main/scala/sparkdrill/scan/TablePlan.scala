@@ -86,6 +86,15 @@ final class TablePlan(
     if (f.metadata.contains(TablePlan.MetadataKey)) Some(f.metadata.getString(TablePlan.MetadataKey))
     else None
 
+  /** The files (and their discovered schemas) that can hold rows passing every predicate. */
+  def prune(predicates: Seq[FilePredicate]): (IndexedSeq[ScanFile], IndexedSeq[StructType]) =
+    if (predicates.isEmpty) (files, fileSchemas)
+    else
+      files.indices
+        .filter(i => FilePredicate.keeps(predicates, files(i)))
+        .map(i => (files(i), fileSchemas(i)))
+        .unzip
+
   def description: String =
     s"paths=[${paths.mkString(", ")}], files=${files.size}, formats=[${files.map(_.format).distinct.mkString(", ")}]"
 }

@@ -2,6 +2,7 @@ package sparkdrill.spark
 
 import org.apache.spark.broadcast.Broadcast
 import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.connector.metric.CustomTaskMetric
 import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
 import org.apache.spark.sql.vectorized.ColumnarBatch
 import org.apache.spark.util.SerializableConfiguration
@@ -34,4 +35,13 @@ final class DrillPartitionReader(lifecycle: ScanLifecycle) extends PartitionRead
   override def next(): Boolean = lifecycle.next()
   override def get(): ColumnarBatch = lifecycle.batch
   override def close(): Unit = lifecycle.close()
+
+  override def currentMetricsValues(): Array[CustomTaskMetric] = Array(
+    DrillMetrics.task(DrillMetrics.FilesRead, lifecycle.filesRead),
+    DrillMetrics.task(DrillMetrics.BytesRead, lifecycle.bytesRead),
+    DrillMetrics.task(DrillMetrics.RowsRead, lifecycle.rowsRead),
+    DrillMetrics.task(DrillMetrics.Batches, lifecycle.batchesRead),
+    DrillMetrics.task(DrillMetrics.OverflowRows, lifecycle.overflowRows),
+    DrillMetrics.task(DrillMetrics.DroppedValues, lifecycle.droppedValues)
+  )
 }

@@ -1,28 +1,63 @@
 package sparkdrill.spark
 
-import org.apache.spark.broadcast.Broadcast
-import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.connector.read.{Batch, InputPartition, PartitionReaderFactory, Scan}
-import org.apache.spark.sql.types.StructType
-import org.apache.spark.util.SerializableConfiguration
+import java.util.OptionalLong
 
 import org.apache.hadoop.fs.Path
 import org.apache.hadoop.io.compress.CompressionCodecFactory
+import org.apache.spark.broadcast.Broadcast
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.connector.metric.{CustomMetric, CustomTaskMetric}
+import org.apache.spark.sql.connector.read.{
+  Batch,
+  InputPartition,
+  PartitionReaderFactory,
+  Scan,
+  Statistics,
+  SupportsReportStatistics
+}
+import org.apache.spark.sql.types.StructType
+import org.apache.spark.util.SerializableConfiguration
 
 import sparkdrill.scan.{FormatRegistry, ScanFile, ScanSpec, SplitPlanner, TablePlan}
 
-/** The scan of one query, and its batch: files cut into ranges and packed into tasks as Spark does. */
-final class DrillScan(plan: TablePlan, spec: ScanSpec) extends Scan with Batch {
+/** The scan of one query over the files that survived pruning, and its batch: files cut into ranges and
+  * packed into tasks as Spark does.
+  */
+final class DrillScan(
+    plan: TablePlan,
+    spec: ScanSpec,
+    files: IndexedSeq[ScanFile],
+    fileSchemas: IndexedSeq[StructType],
+    pushedFilters: Seq[String],
+    filesPruned: Int
+) extends Scan
+    with Batch
+    with SupportsReportStatistics {
 
   override def readSchema(): StructType = spec.outputSchema
 
-  override def description(): String =
-    s"DrillScan[${plan.description}, columns=[${spec.outputSchema.fieldNames.mkString(", ")}]]"
+  override def description(): String = {
+    val limit = if (spec.rowLimit == Long.MaxValue) "" else s", limit=${spec.rowLimit}"
+    s"DrillScan[paths=[${plan.paths.mkString(", ")}], formats=[${files.map(_.format).distinct.mkString(", ")}], " +
+      s"files=${files.size} of ${plan.files.size}, columns=[${spec.outputSchema.fieldNames.mkString(", ")}], " +
+      s"pushedFilters=[${pushedFilters.mkString(", ")}]$limit]"
+  }
 
   // Without this Spark plans the input partitions twice while planning.
   override def columnarSupportMode(): Scan.ColumnarSupportMode = Scan.ColumnarSupportMode.SUPPORTED
 
   override def toBatch: Batch = this
+
+  // Without an estimate Spark assumes the scan is huge, and joins never broadcast it.
+  override def estimateStatistics(): Statistics = new Statistics {
+    override def sizeInBytes(): OptionalLong = OptionalLong.of(files.map(_.length).sum)
+    override def numRows(): OptionalLong = OptionalLong.empty()
+  }
+
+  override def supportedCustomMetrics(): Array[CustomMetric] = DrillMetrics.supported
+
+  override def reportDriverMetrics(): Array[CustomTaskMetric] =
+    Array(DrillMetrics.task(DrillMetrics.FilesPruned, filesPruned.toLong))
 
   private lazy val partitions: Array[InputPartition] = {
     val session = SparkSession.active
@@ -32,7 +67,7 @@ final class DrillScan(plan: TablePlan, spec: ScanSpec) extends Scan with Batch {
         new Path(file.path)
       ) == null
     SplitPlanner
-      .plan(plan.files, plan.fileSchemas, splittable, SessionContext.splitSettings(session))
+      .plan(files, fileSchemas, splittable, SessionContext.splitSettings(session))
       .zipWithIndex
       .map { case (tasks, i) => DrillInputPartition(i, tasks): InputPartition }
   }

@@ -1,0 +1,89 @@
+package sparkdrill.scan
+
+import org.apache.spark.unsafe.types.UTF8String
+
+/** A predicate over per-file constant columns (`dirN`, `filename`, `filepath`, `fqn`, `suffix`), judged once
+  * per file at planning. Values are SQL's three: `Some(true)`, `Some(false)` and `None` for NULL. A file is
+  * dropped only when a predicate is surely not TRUE for it.
+  */
+sealed trait FilePredicate extends Serializable
+
+object FilePredicate {
+
+  /** A constant column of a file: its value for that file, or null. */
+  sealed trait Column extends Serializable { def valueOf(file: ScanFile): UTF8String }
+  final case class DirColumn(depth: Int) extends Column {
+    def valueOf(file: ScanFile): UTF8String =
+      if (depth < file.dirs.length) UTF8String.fromString(file.dirs(depth)) else null
+  }
+  final case class FileColumn(column: ImplicitColumn) extends Column {
+    def valueOf(file: ScanFile): UTF8String = column match {
+      case ImplicitColumn.Filename => UTF8String.fromString(file.name)
+      case ImplicitColumn.Filepath => UTF8String.fromString(file.displayDirectory)
+      case ImplicitColumn.Fqn => UTF8String.fromString(file.displayPath)
+      case ImplicitColumn.Suffix => UTF8String.fromString(file.suffix)
+      case other => throw new IllegalArgumentException(s"$other is not a string file column")
+    }
+  }
+
+  final case class Compare(op: String, column: Column, literal: UTF8String) extends FilePredicate
+  final case class In(column: Column, literals: Seq[UTF8String]) extends FilePredicate
+  final case class IsNull(column: Column) extends FilePredicate
+  final case class IsNotNull(column: Column) extends FilePredicate
+  final case class StringMatch(op: String, column: Column, literal: UTF8String) extends FilePredicate
+  final case class And(left: FilePredicate, right: FilePredicate) extends FilePredicate
+  final case class Or(left: FilePredicate, right: FilePredicate) extends FilePredicate
+  final case class Not(child: FilePredicate) extends FilePredicate
+  final case class Constant(value: Option[Boolean]) extends FilePredicate
+
+  def eval(p: FilePredicate, file: ScanFile): Option[Boolean] = p match {
+    case Compare(op, column, literal) =>
+      Option(column.valueOf(file)).map { v =>
+        val c = v.compareTo(literal)
+        op match {
+          case "=" => c == 0
+          case "<>" => c != 0
+          case "<" => c < 0
+          case "<=" => c <= 0
+          case ">" => c > 0
+          case ">=" => c >= 0
+          case _ => throw new IllegalArgumentException(s"unknown comparison $op")
+        }
+      }
+    case In(column, literals) =>
+      Option(column.valueOf(file)).flatMap { v =>
+        if (literals.exists(l => l != null && l == v)) Some(true)
+        else if (literals.contains(null)) None
+        else Some(false)
+      }
+    case IsNull(column) => Some(column.valueOf(file) == null)
+    case IsNotNull(column) => Some(column.valueOf(file) != null)
+    case StringMatch(op, column, literal) =>
+      Option(column.valueOf(file)).map { v =>
+        op match {
+          case "STARTS_WITH" => v.startsWith(literal)
+          case "ENDS_WITH" => v.endsWith(literal)
+          case "CONTAINS" => v.contains(literal)
+          case _ => throw new IllegalArgumentException(s"unknown string match $op")
+        }
+      }
+    case And(l, r) =>
+      (eval(l, file), eval(r, file)) match {
+        case (Some(false), _) | (_, Some(false)) => Some(false)
+        case (Some(true), Some(true)) => Some(true)
+        case _ => None
+      }
+    case Or(l, r) =>
+      (eval(l, file), eval(r, file)) match {
+        case (Some(true), _) | (_, Some(true)) => Some(true)
+        case (Some(false), Some(false)) => Some(false)
+        case _ => None
+      }
+    case Not(c) => eval(c, file).map(!_)
+    case Constant(value) => value
+  }
+
+  /** Whether a file can hold rows that pass every predicate. */
+  def keeps(predicates: Seq[FilePredicate], file: ScanFile): Boolean =
+    predicates.forall(p => eval(p, file).contains(true))
+}
