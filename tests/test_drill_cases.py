@@ -39,18 +39,10 @@ KNOWN_GAPS: dict[str, str] = {
     "csvh_partition_cols_unpartitioned": PROJECT,
     "csv_noheader_schema_explicit": PROVIDED,
     "csv_schema_basic": PROVIDED,
-    "csv_schema_blank_default": PROVIDED,
-    "csv_schema_blank_required_numeric": PROVIDED,
-    "csv_schema_boolean": PROVIDED,
-    "csv_schema_conversion_error": PROVIDED,
-    "csv_schema_missing_required_types": PROVIDED,
     "csv_schema_multifile_missing_col": PROVIDED,
-    "csv_schema_untrimmed_strings": PROVIDED,
-    "csv_schema_wildcard_lenient": PROVIDED,
     "overflow_array_bytes": "the byte limit needs the full result set loader",
     "overflow_single_value_alone": "the byte limit needs the full result set loader",
     "partitionstyle_hive_columns": "partitionStyle=hive is not built yet",
-    "permissive_corrupt_record_unterminated_quote": "modes and the corrupt-record column are not built yet",
     "schemamode_strict_first_file": "schemaMode is not built yet",
 }
 

@@ -17,6 +17,10 @@ final class OutputAssembler(spec: ScanSpec) extends AutoCloseable {
     case s => new ConstantColumnVector(capacity, dataTypeOf(s))
   }
   private val columns = new Array[ColumnVector](sources.length)
+  private val zone = java.time.ZoneId.of(spec.options.getOrElse("timezone", "UTC"))
+  // NOT NULL columns a file lacks: their default (or zero) replaces the loader's column for that file.
+  private val missingConstants = new Array[ConstantColumnVector](sources.length)
+  private val useMissing = new Array[Boolean](sources.length)
 
   private def dataTypeOf(source: ColumnSource) = source match {
     case ColumnSource.FileConstant(c) => c.dataType
@@ -26,7 +30,17 @@ final class OutputAssembler(spec: ScanSpec) extends AutoCloseable {
   }
 
   /** Sets the constants of the file whose rows come next. */
-  def startFile(file: ScanFile): Unit = {
+  def startFile(task: FileTask): Unit = {
+    val file = task.file
+    java.util.Arrays.fill(useMissing, false)
+    task.missingRequired.foreach { i =>
+      if (missingConstants(i) == null) {
+        val field = spec.outputSchema.fields(i)
+        missingConstants(i) = new ConstantColumnVector(capacity, field.dataType)
+        ConstantValues.setMissing(missingConstants(i), loaderField(i), zone)
+      }
+      useMissing(i) = true
+    }
     var i = 0
     while (i < sources.length) {
       val v = constants(i)
@@ -58,7 +72,8 @@ final class OutputAssembler(spec: ScanSpec) extends AutoCloseable {
     var i = 0
     while (i < sources.length) {
       columns(i) = sources(i) match {
-        case ColumnSource.Loader(index) => loaderBatch.column(index)
+        case ColumnSource.Loader(index) =>
+          if (useMissing(i)) missingConstants(i) else loaderBatch.column(index)
         case _ => constants(i)
       }
       i += 1
@@ -66,5 +81,10 @@ final class OutputAssembler(spec: ScanSpec) extends AutoCloseable {
     new ColumnarBatch(columns.clone(), loaderBatch.numRows)
   }
 
-  def close(): Unit = constants.foreach(c => if (c != null) c.close())
+  private def loaderField(i: Int) = sources(i) match {
+    case ColumnSource.Loader(index) => spec.readerSchema.fields(index)
+    case _ => spec.outputSchema.fields(i)
+  }
+
+  def close(): Unit = (constants ++ missingConstants).foreach(c => if (c != null) c.close())
 }

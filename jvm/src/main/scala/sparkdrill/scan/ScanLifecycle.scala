@@ -69,7 +69,7 @@ final class ScanLifecycle(spec: ScanSpec, tasks: Array[FileTask], conf: Configur
       file.displayPath,
       options,
       definedSchema = Some(spec.readerSchema),
-      fileSchema = task.fileSchema,
+      fileSchema = task.fileSchema.orElse(spec.positionalSchema),
       projection = ProjectionFilter.All,
       headerOnly = false,
       makeLoader = _ => loader
@@ -81,7 +81,7 @@ final class ScanLifecycle(spec: ScanSpec, tasks: Array[FileTask], conf: Configur
         input = null
         throw withFile(e)
     }
-    assembler.startFile(file)
+    assembler.startFile(task)
     filesRead += 1
     true
   }

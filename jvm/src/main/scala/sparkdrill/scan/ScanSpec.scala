@@ -23,9 +23,15 @@ object ColumnSource {
 }
 
 /** A byte range of one file for one task. `fileSchema` is the file's header schema, carried only for splits
-  * that start past the header.
+  * that start past the header; `missingRequired` are the output columns (NOT NULL ones) the file lacks.
   */
-final case class FileTask(file: ScanFile, start: Long, end: Long, fileSchema: Option[StructType])
+final case class FileTask(
+    file: ScanFile,
+    start: Long,
+    end: Long,
+    fileSchema: Option[StructType],
+    missingRequired: Seq[Int] = Nil
+)
 
 /** Everything an executor needs to read: plain, serializable data.
   *
@@ -40,5 +46,6 @@ final case class ScanSpec(
     readerSchema: StructType,
     options: Map[String, String],
     loaderOptions: LoaderOptions,
-    rowLimit: Long = Long.MaxValue
+    rowLimit: Long = Long.MaxValue,
+    positionalSchema: Option[StructType] = None
 )

@@ -74,8 +74,39 @@ final class TablePlan(
           }
       }
     }
-    ScanSpec(required, sources, StructType(readerFields.toSeq), options.asMap, loaderOptions)
+    ScanSpec(
+      required,
+      sources,
+      StructType(readerFields.toSeq),
+      options.asMap,
+      loaderOptions,
+      positionalSchema = positional
+    )
   }
+
+  /** Headerless text with a provided or defined schema binds its columns to fields by position. */
+  private def positional: Option[StructType] =
+    if (options.boolean("header", default = false)) None
+    else definedSchema.orElse(if (options.contains("providedSchema")) Some(tableColumns) else None)
+
+  /** Per file, the output columns it lacks that cannot simply be null: NOT NULL columns take their default
+    * or their type's zero. Headerless files bind by position, so they lack nothing here.
+    */
+  def missingRequired(spec: ScanSpec, fileSchema: StructType): Seq[Int] =
+    if (!options.boolean("header", default = false)) Nil
+    else {
+      val present = fileSchema.fieldNames.map(_.toLowerCase(Locale.ROOT)).toSet
+      spec.sources.indices.filter { i =>
+        val f = spec.outputSchema.fields(i)
+        spec.sources(i).isInstanceOf[ColumnSource.Loader] && !f.nullable &&
+        !present.contains(
+          spec.readerSchema
+            .fields(spec.sources(i).asInstanceOf[ColumnSource.Loader].index)
+            .name
+            .toLowerCase(Locale.ROOT)
+        )
+      }
+    }
 
   private def findTableColumn(name: String): Option[StructField] = {
     val columns = definedSchema.getOrElse(tableColumns)
@@ -116,15 +147,46 @@ object TablePlan {
       throw new IllegalArgumentException(s"spark-drill: no readable files under ${paths.mkString(", ")}")
     // Discovery runs under a defined schema too: splits past a file's header need the header's order.
     val fileSchemas = files.map(f => SchemaDiscovery.discover(f, options, conf, sampleRows = 0))
-    new TablePlan(paths, options, files, fileSchemas, unionByName(fileSchemas), definedSchema)
+    val provided = options.get("providedSchema").map(ProvidedSchema.parse)
+    new TablePlan(
+      paths,
+      options,
+      files,
+      fileSchemas,
+      tableColumns(options, fileSchemas, provided),
+      definedSchema
+    )
+  }
+
+  /** The table columns of `*`: provided columns first (only those with strictSchema=true), then the files'
+    * columns in first-seen order; headerless text binds a provided schema by position, else it has `columns`.
+    */
+  def tableColumns(
+      options: ReaderOptions,
+      fileSchemas: Seq[StructType],
+      provided: Option[StructType]
+  ): StructType = {
+    val header = options.boolean("header", default = false)
+    val fromFiles =
+      if (!header && provided.isDefined) new StructType()
+      else unionByName(fileSchemas.filter(_.nonEmpty))
+    val base = provided match {
+      case Some(p) if options.boolean("strictSchema", default = false) || !header => p
+      case Some(p) => unionByName(Seq(p, fromFiles), keepNullability = true)
+      case None => fromFiles
+    }
+    options.get("columnNameOfCorruptRecord") match {
+      case Some(c) if !base.fieldNames.exists(_.equalsIgnoreCase(c)) => base.add(StructField(c, StringType))
+      case _ => base
+    }
   }
 
   /** Columns of all files by name (case-insensitive; the first spelling wins), in first-seen order. */
-  def unionByName(schemas: Seq[StructType]): StructType = {
+  def unionByName(schemas: Seq[StructType], keepNullability: Boolean = false): StructType = {
     val seen = mutable.LinkedHashMap.empty[String, StructField]
     schemas.foreach(_.fields.foreach { f =>
       val key = f.name.toLowerCase(Locale.ROOT)
-      if (!seen.contains(key)) seen(key) = f.copy(nullable = true)
+      if (!seen.contains(key)) seen(key) = if (keepNullability) f else f.copy(nullable = true)
     })
     StructType(seen.values.toSeq)
   }

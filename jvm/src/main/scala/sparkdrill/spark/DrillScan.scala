@@ -66,10 +66,15 @@ final class DrillScan(
       FormatRegistry.named(file.format).splittable(plan.options) && codecs.getCodec(
         new Path(file.path)
       ) == null
+    val schemaOf = files.map(_.path).zip(fileSchemas).toMap
     SplitPlanner
       .plan(files, fileSchemas, splittable, SessionContext.splitSettings(session))
       .zipWithIndex
-      .map { case (tasks, i) => DrillInputPartition(i, tasks): InputPartition }
+      .map { case (tasks, i) =>
+        val withMissing =
+          tasks.map(t => t.copy(missingRequired = plan.missingRequired(spec, schemaOf(t.file.path))))
+        DrillInputPartition(i, withMissing): InputPartition
+      }
   }
 
   override def planInputPartitions(): Array[InputPartition] = partitions

@@ -44,7 +44,12 @@ object DrillTable {
 
   def open(options: CaseInsensitiveStringMap, definedSchema: Option[StructType]): DrillTable = {
     val session = SessionContext.active
-    val readerOptions = new ReaderOptions(options.asCaseSensitiveMap().asScala.toMap)
+    val asGiven = options.asCaseSensitiveMap().asScala.toMap
+    // Text timestamps are wall-clock times in the session's zone unless the read says otherwise.
+    val zoned =
+      if (options.containsKey("timeZone")) asGiven
+      else asGiven + ("timeZone" -> SessionContext.zone(session).getId)
+    val readerOptions = new ReaderOptions(zoned)
     val plan = TablePlan.open(
       paths(options),
       readerOptions,

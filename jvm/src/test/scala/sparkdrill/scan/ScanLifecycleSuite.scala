@@ -94,3 +94,41 @@ class ScanLifecycleSuite extends AnyFunSuite with TestFiles {
     lifecycle.close()
   }
 }
+
+class ProvidedSchemaScanSuite extends AnyFunSuite with TestFiles {
+  private val conf = new Configuration()
+
+  test("a NOT NULL column a file lacks takes its default, or its type's zero") {
+    write("a.csv" -> "name,gender\nwilma,female\n", "b.csv" -> "name\ndino\n")
+    val p = TablePlan.open(
+      Seq(root.toString),
+      ReaderOptions(
+        "header" -> "true",
+        "providedSchema" -> "id INT NOT NULL, gender STRING NOT NULL DEFAULT 'NA'"
+      ),
+      None,
+      conf,
+      ZoneOffset.UTC
+    )
+    assert(p.schema.fieldNames.toSeq == Seq("id", "gender", "name"))
+    val spec = p.specFor(p.schema)
+    val tasks = p.files.zip(p.fileSchemas).map { case (f, s) =>
+      FileTask(f, 0L, Long.MaxValue, None, p.missingRequired(spec, s))
+    }
+    assert(tasks.map(_.missingRequired) == Seq(Seq(0), Seq(0, 1)))
+    val lifecycle = new ScanLifecycle(spec, tasks.toArray, conf)
+    val rows = ArrayBuffer.empty[Seq[Any]]
+    try
+      while (lifecycle.next()) {
+        val b = lifecycle.batch
+        for (r <- 0 until b.numRows)
+          rows += Seq(
+            b.column(0).getInt(r),
+            String.valueOf(b.column(1).getUTF8String(r)),
+            String.valueOf(b.column(2).getUTF8String(r))
+          )
+      }
+    finally lifecycle.close()
+    assert(rows == Seq(Seq(0, "female", "wilma"), Seq(0, "NA", "dino")))
+  }
+}

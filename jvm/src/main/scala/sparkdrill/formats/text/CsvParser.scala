@@ -45,6 +45,28 @@ final class CsvParser(in: InputStream, settings: CsvSettings, startOffset: Long 
   /** Byte offset where the current record starts. */
   var recordOffset: Long = 0L
 
+  /** When set, the record's raw bytes (quotes and all, without its line end) are kept for `rawRecord`. */
+  var captureRaw: Boolean = false
+  private var raw = new Array[Byte](256)
+  private var rawLength = 0
+  private var rawMark = -1 // where the unsaved raw bytes start in `buf`; -1 outside a record
+
+  /** The current record as it stood in the file (only with `captureRaw`). */
+  def rawRecord: String = {
+    var n = rawLength
+    while (n > 0 && (raw(n - 1) == '\n' || raw(n - 1) == '\r')) n -= 1
+    new String(raw, 0, n, "UTF-8")
+  }
+
+  private def saveRaw(until: Int): Unit = if (rawMark >= 0 && until > rawMark) {
+    val n = until - rawMark
+    if (rawLength + n > raw.length)
+      raw = java.util.Arrays.copyOf(raw, math.max(raw.length * 2, rawLength + n))
+    System.arraycopy(buf, rawMark, raw, rawLength, n)
+    rawLength += n
+    rawMark = until
+  }
+
   /** Whether the current record ended inside an unclosed quote. */
   var unterminatedQuote: Boolean = false
   private var line = startLine
@@ -96,7 +118,9 @@ final class CsvParser(in: InputStream, settings: CsvSettings, startOffset: Long 
     if (!skipBlankAndCommentLines()) return false
     recordLine = line
     recordOffset = position
+    if (captureRaw) { rawLength = 0; rawMark = pos }
     readRecord()
+    if (captureRaw) { saveRaw(pos); rawMark = -1 }
     true
   }
 
@@ -237,6 +261,7 @@ final class CsvParser(in: InputStream, settings: CsvSettings, startOffset: Long 
 
   private def fill(): Boolean = {
     if (atEof) return false
+    if (rawMark >= 0) { saveRaw(limit); rawMark = 0 }
     bufferOffset += limit
     pos = 0
     limit = 0

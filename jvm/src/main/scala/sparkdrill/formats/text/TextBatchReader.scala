@@ -1,16 +1,25 @@
 package sparkdrill.formats.text
 
+import java.time.ZoneId
+import java.util.Locale
+
 import org.apache.spark.sql.types.{ArrayType, StringType, StructField, StructType}
 
-import sparkdrill.formats.{BatchReader, RecordColumns, SchemaNegotiator}
+import sparkdrill.formats.{BatchReader, ParseMode, RecordColumns, SchemaNegotiator}
 import sparkdrill.loader.{ColumnWriter, RowWriter}
 
 /** Reads one delimited text file (or split) into the loader. With `header=true` each file is read by its own
-  * header, so column order may differ between files; without one, fields go into the `columns` array.
+  * header, so column order may differ between files. Without one, fields go into the `columns` array, or
+  * bind by position to the file schema the scan hands over (a provided schema).
+  *
+  * Only projected columns are converted; a record with an unclosed quote is malformed and an unconvertible
+  * value is an error in its column, both handled per `mode` (SPEC 6).
   */
 final class TextBatchReader(negotiator: SchemaNegotiator, settings: CsvSettings) extends BatchReader {
   private val file = negotiator.file
   private val errors = negotiator.errorContext
+  private val options = negotiator.options
+  private val mode = ParseMode.from(options)
   // A split that starts inside the file begins at the first line start after its first byte; it stops
   // before the first record that starts at or after the next split's beginning, found the same way.
   private val recordStart: Long = if (file.isFirstSplit) 0L else boundary(file.start)
@@ -19,15 +28,26 @@ final class TextBatchReader(negotiator: SchemaNegotiator, settings: CsvSettings)
   private val parser = new CsvParser(input, settings, recordStart, firstLineNumber())
   private var done = false
 
+  private val positional: Boolean =
+    !settings.header && negotiator.fileSchema.exists(s =>
+      !s.fieldNames.sameElements(Seq(TextBatchReader.ColumnsName))
+    )
   private val readerSchema: StructType = readSchema()
   private val loader = negotiator.build(readerSchema)
   private val writer: RowWriter = loader.writer
-  private val fieldWriters: Array[ColumnWriter] = bindFields()
+  private val converters: Array[TextConverter] = bindFields()
   private val columnsWriter: ColumnWriter =
-    if (settings.header) null else writer.find(TextBatchReader.ColumnsName).filter(_.isProjected).orNull
+    if (settings.header || positional) null
+    else writer.find(TextBatchReader.ColumnsName).filter(_.isProjected).orNull
   private val lineWriter: ColumnWriter = writer.find(RecordColumns.Line).orNull
   private val offsetWriter: ColumnWriter = writer.find(RecordColumns.Offset).orNull
-  private val anyProjected = fieldWriters.exists(_ != null) || columnsWriter != null
+  private val corruptWriter: ColumnWriter =
+    options.get("columnNameOfCorruptRecord").flatMap(writer.find).filter(_.isProjected).orNull
+  private val anyConverted = converters.exists(_ != null) || columnsWriter != null
+  parser.captureRaw = corruptWriter != null
+
+  /** Records dropped (DROPMALFORMED) or kept with nulls (PERMISSIVE) because they were malformed. */
+  var malformed: Long = 0L
 
   if (negotiator.headerOnly) done = true
 
@@ -48,7 +68,8 @@ final class TextBatchReader(negotiator: SchemaNegotiator, settings: CsvSettings)
 
   private def readSchema(): StructType = {
     if (settings.skipFirstLine && file.isFirstSplit) parser.skipLine()
-    if (!settings.header) TextBatchReader.ColumnsSchema
+    if (positional) negotiator.fileSchema.get
+    else if (!settings.header) TextBatchReader.ColumnsSchema
     else if (!file.isFirstSplit) negotiator.fileSchema.getOrElse(new StructType())
     else if (!parser.next()) new StructType() // an empty file has no header and no rows
     else {
@@ -63,15 +84,33 @@ final class TextBatchReader(negotiator: SchemaNegotiator, settings: CsvSettings)
     }
   }
 
-  private def bindFields(): Array[ColumnWriter] =
-    if (!settings.header) Array.empty
-    else
+  private def conversionSettings: TextConverter.Settings = {
+    val prefix = "format."
+    TextConverter.Settings(
+      nullValue = options.get("nullValue"),
+      emptyValue = options.get("emptyValue"),
+      dateFormat = options.get("dateFormat"),
+      timestampFormat = options.get("timestampFormat"),
+      columnFormats = options.asMap.collect {
+        case (k, v) if k.startsWith(prefix) => k.substring(prefix.length).toLowerCase(Locale.ROOT) -> v
+      },
+      zone = options.get("timeZone").map(ZoneId.of).getOrElse(ZoneId.of("UTC"))
+    )
+  }
+
+  private def bindFields(): Array[TextConverter] =
+    if (!settings.header && !positional) Array.empty
+    else {
+      val s = conversionSettings
+      val validateAll = options.getOrElse("validate", "projected").equalsIgnoreCase("all")
       readerSchema.fields.map { f =>
         writer.find(f.name) match {
-          case Some(w) if w.isProjected => w
+          case Some(w) if w.isProjected || (validateAll && w.field.dataType != StringType) =>
+            TextConverter(w, s)
           case _ => null
         }
       }
+    }
 
   def next(): Boolean = {
     if (done) return false
@@ -99,34 +138,82 @@ final class TextBatchReader(negotiator: SchemaNegotiator, settings: CsvSettings)
       )
 
   private def writeRecord(): Unit = {
-    if (parser.unterminatedQuote)
-      throw errors.error(
-        "unterminated quoted field",
-        line = parser.recordLine,
-        offset = parser.recordOffset,
-        value = parser.recordText
-      )
+    if (parser.unterminatedQuote) { malformedRecord(); return }
     writer.start()
-    if (lineWriter != null) lineWriter.setLong(parser.recordLine)
-    if (offsetWriter != null) offsetWriter.setLong(parser.recordOffset)
-    if (anyProjected) {
+    writeImplicit()
+    if (anyConverted) {
       if (columnsWriter != null) writeColumnsArray()
-      else writeFields()
+      else if (!writeFields()) return // dropped
     }
     writer.save()
   }
 
-  private def writeFields(): Unit = {
+  private def writeImplicit(): Unit = {
+    if (lineWriter != null) lineWriter.setLong(parser.recordLine)
+    if (offsetWriter != null) offsetWriter.setLong(parser.recordOffset)
+  }
+
+  /** A record that cannot be parsed: per mode, all nulls (with its raw text), dropped, or an error. */
+  private def malformedRecord(): Unit = mode match {
+    case ParseMode.FailFast =>
+      throw errors.error(
+        "malformed record: a quoted field is never closed",
+        line = parser.recordLine,
+        offset = parser.recordOffset,
+        value = parser.recordText,
+        option = ParseMode.advice(mode)
+      )
+    case ParseMode.DropMalformed => malformed += 1
+    case ParseMode.Permissive =>
+      malformed += 1
+      writer.start()
+      writeImplicit()
+      if (corruptWriter != null) corruptWriter.setString(parser.rawRecord)
+      writer.save()
+  }
+
+  /** Writes the fields; false when the record was dropped (DROPMALFORMED). */
+  private def writeFields(): Boolean = {
     val n = parser.fieldCount
-    val bound = fieldWriters.length
+    val bound = converters.length
     val bytes = parser.bytes
     var i = 0
+    var bad = false
     while (i < n && i < bound) {
-      val w = fieldWriters(i)
-      if (w != null) w.setBytes(bytes, parser.start(i), parser.fieldLength(i))
+      val c = converters(i)
+      if (c != null && !c.write(bytes, parser.start(i), parser.fieldLength(i))) {
+        if (!conversionFailed(i)) return false
+        bad = true
+      }
       i += 1
     }
-    if (n > bound && bound > 0) negotiator.countDropped(n - bound)
+    if (n > bound && bound > 0) negotiator.countDropped((n - bound).toLong)
+    if (bad && corruptWriter != null) corruptWriter.setString(parser.rawRecord)
+    true
+  }
+
+  /** Applies the mode to an unconvertible value; false when the record is dropped. */
+  private def conversionFailed(i: Int): Boolean = {
+    val c = converters(i)
+    val field = c.writer.field
+    mode match {
+      case ParseMode.FailFast =>
+        throw errors.error(
+          s"cannot convert the value to ${field.dataType.simpleString}",
+          line = parser.recordLine,
+          offset = parser.recordOffset,
+          column = field.name,
+          value = parser.field(i),
+          option = ParseMode.advice(mode)
+        )
+      case ParseMode.DropMalformed =>
+        malformed += 1
+        false
+      case ParseMode.Permissive =>
+        malformed += 1
+        if (field.nullable) c.writer.setNull() else TextConverter.zeroWriter(field)(c.writer)
+        true
+    }
   }
 
   private def writeColumnsArray(): Unit = {

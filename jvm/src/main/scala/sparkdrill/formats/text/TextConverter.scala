@@ -1,0 +1,269 @@
+package sparkdrill.formats.text
+
+import java.nio.charset.StandardCharsets
+import java.time.{LocalDate, LocalDateTime, ZoneId}
+import java.time.format.DateTimeFormatter
+import java.util.Locale
+
+import org.apache.spark.sql.catalyst.util.DateTimeUtils
+import org.apache.spark.sql.types._
+
+import sparkdrill.formats.ColumnMetadata
+import sparkdrill.loader.ColumnWriter
+
+/** Writes one text field into a column of its type. `write` returns false when the text cannot be converted
+  * (the caller applies the `mode`). Typed conversions trim surrounding whitespace first; a blank field is null
+  * in a nullable column, and the default (or the type's zero) in a NOT NULL one. String columns keep their
+  * text as it is.
+  */
+abstract class TextConverter(val writer: ColumnWriter) {
+  def write(bytes: Array[Byte], start: Int, length: Int): Boolean
+}
+
+object TextConverter {
+
+  /** StructField metadata holding a NOT NULL column's default, as text the column's converter reads. */
+  val DefaultKey: String = ColumnMetadata.DefaultKey
+
+  /** Per-read conversion settings: null/empty spellings, date and timestamp patterns, time zone. */
+  final case class Settings(
+      nullValue: Option[String],
+      emptyValue: Option[String],
+      dateFormat: Option[String],
+      timestampFormat: Option[String],
+      columnFormats: Map[String, String],
+      zone: ZoneId
+  )
+
+  def apply(writer: ColumnWriter, s: Settings): TextConverter = {
+    val field = writer.field
+    val format = s.columnFormats.get(field.name.toLowerCase(Locale.ROOT))
+    val base: TextConverter = field.dataType match {
+      case StringType => new StringConverter(writer, s.emptyValue)
+      case _ =>
+        val parse: Parser = field.dataType match {
+          case IntegerType => new IntParser
+          case LongType => new LongParser
+          case ShortType => new ShortParser
+          case ByteType => new ByteParser
+          case DoubleType => new DoubleParser
+          case FloatType => new FloatParser
+          case BooleanType => new BooleanParser
+          case d: DecimalType => new DecimalParser(d)
+          case DateType => new DateParser(format.orElse(s.dateFormat))
+          case TimestampType => new TimestampParser(format.orElse(s.timestampFormat), s.zone)
+          case TimestampNTZType => new TimestampParser(format.orElse(s.timestampFormat), null)
+          case other =>
+            throw new IllegalArgumentException(
+              s"column '${field.name}' has type ${other.simpleString}, which text cannot be converted to"
+            )
+        }
+        new TypedConverter(writer, parse, blankValue(writer, parse))
+    }
+    s.nullValue match {
+      case Some(n) => new NullValueConverter(base, n.getBytes(StandardCharsets.UTF_8))
+      case None => base
+    }
+  }
+
+  /** What a blank field becomes: null, or for a NOT NULL column its default, else the type's zero. */
+  private def blankValue(writer: ColumnWriter, parse: Parser): ColumnWriter => Unit = {
+    val field = writer.field
+    if (field.nullable) _.setNull()
+    else if (field.metadata.contains(DefaultKey)) {
+      val text = field.metadata.getString(DefaultKey).getBytes(StandardCharsets.UTF_8)
+      w => if (!parse(w, text, 0, text.length)) throw invalidDefault(field)
+    } else zeroWriter(field)
+  }
+
+  private def invalidDefault(field: StructField) = new IllegalArgumentException(
+    s"the default '${field.metadata.getString(DefaultKey)}' of column '${field.name}' is not a ${field.dataType.simpleString}"
+  )
+
+  /** Drill's zero of each type: 0, "", false, 1970-01-01. */
+  def zeroWriter(field: StructField): ColumnWriter => Unit = field.dataType match {
+    case IntegerType | ShortType | ByteType | DateType => _.setInt(0)
+    case LongType | TimestampType | TimestampNTZType => _.setLong(0L)
+    case DoubleType | FloatType => _.setDouble(0.0)
+    case BooleanType => _.setBoolean(false)
+    case d: DecimalType => w => w.setDecimal(Decimal(BigDecimal(0), d.precision, d.scale))
+    case StringType => _.setBytes(Array.emptyByteArray, 0, 0)
+    case _ => _.setNull()
+  }
+
+  private final class StringConverter(w: ColumnWriter, emptyValue: Option[String]) extends TextConverter(w) {
+    private val empty = emptyValue.map(_.getBytes(StandardCharsets.UTF_8))
+    def write(bytes: Array[Byte], start: Int, length: Int): Boolean = {
+      if (length == 0 && empty.isDefined) w.setBytes(empty.get, 0, empty.get.length)
+      else w.setBytes(bytes, start, length)
+      true
+    }
+  }
+
+  private final class NullValueConverter(inner: TextConverter, nullBytes: Array[Byte])
+      extends TextConverter(inner.writer) {
+    def write(bytes: Array[Byte], start: Int, length: Int): Boolean =
+      if (
+        length == nullBytes.length && java.util.Arrays.equals(
+          bytes,
+          start,
+          start + length,
+          nullBytes,
+          0,
+          length
+        )
+      ) {
+        writer.setNull()
+        true
+      } else inner.write(bytes, start, length)
+  }
+
+  private final class TypedConverter(w: ColumnWriter, parse: Parser, blank: ColumnWriter => Unit)
+      extends TextConverter(w) {
+    def write(bytes: Array[Byte], start: Int, length: Int): Boolean = {
+      var s = start
+      var e = start + length
+      while (s < e && isSpace(bytes(s))) s += 1
+      while (e > s && isSpace(bytes(e - 1))) e -= 1
+      if (s == e) { blank(w); true }
+      else parse(w, bytes, s, e - s)
+    }
+  }
+
+  @inline private def isSpace(b: Byte): Boolean = b == ' ' || b == '\t'
+
+  /** Parses trimmed, non-blank text and writes it; false when it is not a value of the type. */
+  abstract class Parser { def apply(w: ColumnWriter, bytes: Array[Byte], start: Int, length: Int): Boolean }
+
+  /** A decimal integer with an optional sign, no other characters; None past the bounds. */
+  private def parseLong(bytes: Array[Byte], start: Int, length: Int, min: Long, max: Long): Long = {
+    var i = start
+    val end = start + length
+    val negative = bytes(i) == '-'
+    if (negative || bytes(i) == '+') i += 1
+    if (i == end) return Long.MinValue
+    var acc = 0L // accumulated as a negative number so that Long.MinValue fits
+    val limit = if (negative) min else -max
+    while (i < end) {
+      val d = bytes(i) - '0'
+      if (d < 0 || d > 9) return Long.MinValue
+      if (acc < (limit + d) / 10) return Long.MinValue
+      acc = acc * 10 - d
+      i += 1
+    }
+    if (negative) acc else -acc
+  }
+
+  private final class IntParser extends Parser {
+    def apply(w: ColumnWriter, b: Array[Byte], s: Int, n: Int): Boolean = {
+      val v = parseLong(b, s, n, Int.MinValue, Int.MaxValue)
+      if (v == Long.MinValue) false else { w.setInt(v.toInt); true }
+    }
+  }
+  private final class ShortParser extends Parser {
+    def apply(w: ColumnWriter, b: Array[Byte], s: Int, n: Int): Boolean = {
+      val v = parseLong(b, s, n, Short.MinValue, Short.MaxValue)
+      if (v == Long.MinValue) false else { w.setInt(v.toInt); true }
+    }
+  }
+  private final class ByteParser extends Parser {
+    def apply(w: ColumnWriter, b: Array[Byte], s: Int, n: Int): Boolean = {
+      val v = parseLong(b, s, n, Byte.MinValue, Byte.MaxValue)
+      if (v == Long.MinValue) false else { w.setInt(v.toInt); true }
+    }
+  }
+  private final class LongParser extends Parser {
+    def apply(w: ColumnWriter, b: Array[Byte], s: Int, n: Int): Boolean = {
+      val v = parseLong(b, s, n, Long.MinValue + 1, Long.MaxValue)
+      if (v == Long.MinValue) {
+        // Long.MinValue itself is the failure sentinel above; parse it the slow way.
+        val text = ascii(b, s, n)
+        text.toLongOption match {
+          case Some(x) => w.setLong(x); true
+          case None => false
+        }
+      } else { w.setLong(v); true }
+    }
+  }
+
+  private def ascii(b: Array[Byte], s: Int, n: Int): String = new String(b, s, n, StandardCharsets.ISO_8859_1)
+  private def utf8(b: Array[Byte], s: Int, n: Int): String = new String(b, s, n, StandardCharsets.UTF_8)
+
+  // Java's parser accepts "1d", "0x1p3", "NaN" and "Infinity"; only the first two are not numbers in text.
+  private def plainNumber(b: Array[Byte], s: Int, n: Int): Boolean = {
+    val last = b(s + n - 1)
+    last != 'd' && last != 'D' && last != 'f' && last != 'F' && !(n > 1 && (b(s + 1) == 'x' || b(
+      s + 1
+    ) == 'X'))
+  }
+
+  private final class DoubleParser extends Parser {
+    def apply(w: ColumnWriter, b: Array[Byte], s: Int, n: Int): Boolean =
+      plainNumber(b, s, n) && {
+        try { w.setDouble(java.lang.Double.parseDouble(ascii(b, s, n))); true }
+        catch { case _: NumberFormatException => false }
+      }
+  }
+  private final class FloatParser extends Parser {
+    def apply(w: ColumnWriter, b: Array[Byte], s: Int, n: Int): Boolean =
+      plainNumber(b, s, n) && {
+        try { w.setDouble(java.lang.Float.parseFloat(ascii(b, s, n)).toDouble); true }
+        catch { case _: NumberFormatException => false }
+      }
+  }
+
+  private final class DecimalParser(t: DecimalType) extends Parser {
+    def apply(w: ColumnWriter, b: Array[Byte], s: Int, n: Int): Boolean =
+      try {
+        // Drill rounds half up to the column's scale, then fails when the precision overflows.
+        val v = new java.math.BigDecimal(ascii(b, s, n)).setScale(t.scale, java.math.RoundingMode.HALF_UP)
+        if (v.precision > t.precision) false
+        else { w.setDecimal(Decimal(v, t.precision, t.scale)); true }
+      } catch { case _: NumberFormatException => false }
+  }
+
+  private final class BooleanParser extends Parser {
+    def apply(w: ColumnWriter, b: Array[Byte], s: Int, n: Int): Boolean =
+      ascii(b, s, n).toLowerCase(Locale.ROOT) match {
+        case "true" | "t" | "yes" | "y" | "1" => w.setBoolean(true); true
+        case "false" | "f" | "no" | "n" | "0" => w.setBoolean(false); true
+        case _ => false
+      }
+  }
+
+  private final class DateParser(pattern: Option[String]) extends Parser {
+    private val formatter = pattern.map(p => DateTimeFormatter.ofPattern(p, Locale.ROOT))
+    def apply(w: ColumnWriter, b: Array[Byte], s: Int, n: Int): Boolean =
+      try {
+        val text = utf8(b, s, n)
+        val date = formatter match {
+          case Some(f) => LocalDate.parse(text, f)
+          case None => LocalDate.parse(text)
+        }
+        w.setDate(date.toEpochDay.toInt)
+        true
+      } catch { case _: java.time.DateTimeException => false }
+  }
+
+  /** ISO timestamps (`2024-01-31 12:00:00`, `T` allowed, fractions optional), or a pattern; wall-clock time
+    * in `zone` (null: no zone, for timestamp_ntz).
+    */
+  private final class TimestampParser(pattern: Option[String], zone: ZoneId) extends Parser {
+    private val formatter = pattern.map(p => DateTimeFormatter.ofPattern(p, Locale.ROOT))
+    def apply(w: ColumnWriter, b: Array[Byte], s: Int, n: Int): Boolean =
+      try {
+        val text = utf8(b, s, n)
+        val local = formatter match {
+          case Some(f) => LocalDateTime.parse(text, f)
+          case None =>
+            if (text.length == 10) LocalDate.parse(text).atStartOfDay()
+            else LocalDateTime.parse(text.replace(' ', 'T'))
+        }
+        val micros =
+          if (zone == null) DateTimeUtils.localDateTimeToMicros(local)
+          else DateTimeUtils.instantToMicros(local.atZone(zone).toInstant)
+        w.setTimestamp(micros)
+        true
+      } catch { case _: java.time.DateTimeException => false }
+  }
+}
