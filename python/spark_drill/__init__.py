@@ -5,7 +5,8 @@ spark = sd.session()
 df = sd.read(spark, "data/logs", header=True)
 """
 
-from spark_drill._errors import ScanError
+from spark_drill._describe import describe
+from spark_drill._errors import ScanError, install_error_conversion
 from spark_drill._jar import jar_path
 from spark_drill._reader import read
 from spark_drill._session import CATALOG_CLASS, FORMAT, configure, ensure_loaded, session
@@ -18,7 +19,9 @@ __all__ = [
     "ScanError",
     "__version__",
     "configure",
+    "describe",
     "ensure_loaded",
+    "install_error_conversion",
     "jar_path",
     "read",
     "session",

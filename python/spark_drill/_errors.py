@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 _PATTERN = re.compile(
     r"spark-drill: (?P<reason>[^\n]*?): file (?P<file>[^\n]+?)"
@@ -46,3 +49,33 @@ class ScanError(Exception):
             value=g["value"],
             option=g["option"],
         )
+
+
+def _converting(call: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(call)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return call(*args, **kwargs)
+        except ScanError:
+            raise
+        except Exception as e:
+            scan_error = ScanError.from_message(str(e))
+            if scan_error is None:
+                raise
+            raise scan_error from e
+
+    wrapper.__spark_drill__ = True  # type: ignore[attr-defined]
+    return wrapper
+
+
+def install_error_conversion() -> None:
+    """Makes JVM calls that fail on bad input raise ScanError (chained to Spark's own exception).
+
+    PySpark wraps py4j's result handling to turn Java exceptions into Python ones; this wraps that once more.
+    It is installed by `session()`, `read()` and `describe()`, and again whenever PySpark re-installs its own.
+    """
+    from py4j import java_gateway
+
+    current = java_gateway.get_return_value
+    if not getattr(current, "__spark_drill__", False):
+        java_gateway.get_return_value = _converting(current)

@@ -8,6 +8,7 @@ from typing import Any
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql.types import StructType
 
+from spark_drill._errors import install_error_conversion
 from spark_drill._session import FORMAT
 
 OptionValue = str | bool | int | float
@@ -22,6 +23,11 @@ def _option_text(value: OptionValue) -> str:
 def _camel(name: str) -> str:
     head, *rest = name.split("_")
     return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def option_map(options: Mapping[str, OptionValue]) -> dict[str, str]:
+    """Options as Spark takes them: camelCase names, text values."""
+    return {_camel(name): _option_text(value) for name, value in options.items()}
 
 
 def provided_schema_ddl(schema: str | Mapping[str, str] | StructType) -> str:
@@ -50,12 +56,13 @@ def read(
     `schema` is a defined schema (exactly the output); `provided_schema` types some columns and leaves the
     rest to discovery.
     """
+    install_error_conversion()
     reader: Any = spark.read.format(FORMAT)
     if schema is not None:
         reader = reader.schema(schema)
     if provided_schema is not None:
         reader = reader.option("providedSchema", provided_schema_ddl(provided_schema))
-    for name, value in options.items():
-        reader = reader.option(_camel(name), _option_text(value))
+    for name, value in option_map(options).items():
+        reader = reader.option(name, value)
     df: DataFrame = reader.load(path if isinstance(path, str) else list(path))
     return df

@@ -6,6 +6,7 @@ from typing import Any
 
 from pyspark.sql import SparkSession
 
+from spark_drill._errors import install_error_conversion
 from spark_drill._jar import jar_path
 
 FORMAT = "drill"
@@ -72,4 +73,5 @@ def session(master: str = "local[*]", app_name: str = "spark-drill", **conf: str
         builder = builder.config(key, value)
     spark = configure(builder).getOrCreate()
     ensure_loaded(spark)
+    install_error_conversion()
     return spark

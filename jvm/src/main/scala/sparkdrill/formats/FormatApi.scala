@@ -59,8 +59,12 @@ final class ScanException(
 object ScanException {
   val MaxValueChars = 80
 
-  def shorten(value: String): String =
-    if (value.length <= MaxValueChars) value else value.take(MaxValueChars) + s"... (${value.length} chars)"
+  /** A value as an error quotes it: line ends and tabs escaped (the message stays one line), and cut short. */
+  def shorten(value: String): String = {
+    val oneLine = value.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
+    if (oneLine.length <= MaxValueChars) oneLine
+    else oneLine.take(MaxValueChars) + s"... (${value.length} chars)"
+  }
 
   def format(
       reason: String,

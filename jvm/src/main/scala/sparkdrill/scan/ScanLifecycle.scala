@@ -29,7 +29,7 @@ final class ScanLifecycle(spec: ScanSpec, tasks: Array[FileTask], conf: Configur
   var bytesRead: Long = 0L
 
   try {
-    loader = ResultSetLoaders.create(spec.loaderOptions, spec.readerSchema, ProjectionFilter.All)
+    loader = ResultSetLoaders.create(spec.loaderOptions, spec.readerSchema, spec.loaderProjection)
     assembler = new OutputAssembler(spec)
   } catch { case e: Throwable => close(); throw e }
 

@@ -1,8 +1,10 @@
 package sparkdrill.scan
 
+import java.util.Locale
+
 import org.apache.spark.sql.types.{DataType, StructType}
 
-import sparkdrill.loader.LoaderOptions
+import sparkdrill.loader.{LoaderOptions, ProjectionFilter}
 
 /** Where one output column's values come from. */
 sealed trait ColumnSource extends Product with Serializable
@@ -47,5 +49,18 @@ final case class ScanSpec(
     options: Map[String, String],
     loaderOptions: LoaderOptions,
     rowLimit: Long = Long.MaxValue,
-    positionalSchema: Option[StructType] = None
-)
+    positionalSchema: Option[StructType] = None,
+    projectedColumns: Int = Int.MaxValue
+) {
+
+  /** The loader writes the first `projectedColumns` reader columns; the rest are only validated. */
+  def loaderProjection: ProjectionFilter = {
+    val names = readerSchema.fieldNames.take(projectedColumns).map(_.toLowerCase(Locale.ROOT)).toSet
+    if (projectedColumns >= readerSchema.size) ProjectionFilter.All
+    else
+      new ProjectionFilter {
+        def isProjected(name: String): Boolean = names.contains(name.toLowerCase(Locale.ROOT))
+        def member(name: String): ProjectionFilter = ProjectionFilter.All
+      }
+  }
+}

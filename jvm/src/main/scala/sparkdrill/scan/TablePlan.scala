@@ -74,13 +74,24 @@ final class TablePlan(
           }
       }
     }
+    // validate=all: the other table columns are converted too (to judge records the same way whatever the
+    // projection), through writers that keep nothing. They come last, so the projected indexes stand.
+    val projectedCount = readerFields.length
+    if (options.getOrElse("validate", "projected").equalsIgnoreCase("all")) {
+      val taken = readerFields.map(_.name.toLowerCase(Locale.ROOT)).toSet
+      readerFields ++= definedSchema
+        .getOrElse(tableColumns)
+        .fields
+        .filterNot(f => taken(f.name.toLowerCase(Locale.ROOT)))
+    }
     ScanSpec(
       required,
       sources,
       StructType(readerFields.toSeq),
       options.asMap,
       loaderOptions,
-      positionalSchema = positional
+      positionalSchema = positional,
+      projectedColumns = projectedCount
     )
   }
 
