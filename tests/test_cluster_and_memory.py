@@ -83,16 +83,23 @@ def test_standalone_cluster_matches_local_mode(tmp_path: Path) -> None:
     logs = tmp_path / "logs"
     logs.mkdir()
     master = subprocess.Popen(
-        [spark_class, "org.apache.spark.deploy.master.Master", "--host", "127.0.0.1", "--port", str(port)]
-        + ["--webui-port", str(_free_port())],
+        [
+            spark_class,
+            "org.apache.spark.deploy.master.Master",
+            *("--host", "127.0.0.1", "--port", str(port), "--webui-port", str(_free_port())),
+        ],
         env=_env(),
         stdout=(logs / "master.log").open("w"),
         stderr=subprocess.STDOUT,
     )
     worker = subprocess.Popen(
-        [spark_class, "org.apache.spark.deploy.worker.Worker", master_url, "--host", "127.0.0.1"]
-        + ["--cores", "1", "--memory", "1g", "--webui-port", str(_free_port())]
-        + ["--work-dir", str(tmp_path / "work")],
+        [
+            spark_class,
+            "org.apache.spark.deploy.worker.Worker",
+            master_url,
+            *("--host", "127.0.0.1", "--cores", "1", "--memory", "1g"),
+            *("--webui-port", str(_free_port()), "--work-dir", str(tmp_path / "work")),
+        ],
         env=_env(),
         stdout=(logs / "worker.log").open("w"),
         stderr=subprocess.STDOUT,
@@ -129,7 +136,8 @@ spark.sparkContext.setLogLevel("ERROR")
 pid = spark._jvm.java.lang.ProcessHandle.current().pid()
 
 def other_kb():
-    out = subprocess.run(["jcmd", str(pid), "VM.native_memory", "summary"], capture_output=True, text=True).stdout
+    command = ["jcmd", str(pid), "VM.native_memory", "summary"]
+    out = subprocess.run(command, capture_output=True, text=True).stdout
     return int(re.search(r"Other \\(reserved=\\d+KB, committed=(\\d+)KB\\)", out).group(1))
 
 def query(i):
