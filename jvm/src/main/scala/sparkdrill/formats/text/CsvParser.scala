@@ -257,6 +257,15 @@ final class CsvParser(in: InputStream, settings: CsvSettings, startOffset: Long 
     length += n
   }
 
+  // A UTF-8 byte order mark at the start of the file is not data (offsets still count its bytes).
+  private def skipByteOrderMark(): Unit = {
+    while (limit < 3 && !atEof) {
+      val n = in.read(buf, limit, buf.length - limit)
+      if (n < 0) atEof = true else limit += n
+    }
+    if (limit >= 3 && buf(0) == 0xef.toByte && buf(1) == 0xbb.toByte && buf(2) == 0xbf.toByte) pos = 3
+  }
+
   @inline private def ensure(): Boolean = pos < limit || fill()
 
   private def fill(): Boolean = {
@@ -268,7 +277,11 @@ final class CsvParser(in: InputStream, settings: CsvSettings, startOffset: Long 
     var n = in.read(buf, 0, buf.length)
     while (n == 0) n = in.read(buf, 0, buf.length)
     if (n < 0) { atEof = true; false }
-    else { limit = n; true }
+    else {
+      limit = n
+      if (bufferOffset == 0L) skipByteOrderMark()
+      true
+    }
   }
 }
 

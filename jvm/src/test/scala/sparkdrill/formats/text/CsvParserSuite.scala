@@ -1,0 +1,79 @@
+package sparkdrill.formats.text
+
+import java.io.ByteArrayInputStream
+import java.nio.charset.StandardCharsets.UTF_8
+
+import scala.collection.mutable.ArrayBuffer
+
+import org.scalatest.funsuite.AnyFunSuite
+
+import sparkdrill.formats.ReaderOptions
+
+class CsvParserSuite extends AnyFunSuite {
+  private def records(text: String, options: (String, String)*): Seq[Seq[String]] =
+    recordsOf(text.getBytes(UTF_8), options: _*)
+
+  private def recordsOf(bytes: Array[Byte], options: (String, String)*): Seq[Seq[String]] = {
+    val p =
+      new CsvParser(new ByteArrayInputStream(bytes), CsvSettings.from("csv", ReaderOptions(options: _*)))
+    val out = ArrayBuffer.empty[Seq[String]]
+    while (p.next()) out += p.fields
+    out.toSeq
+  }
+
+  test("fields, quotes, doubled quotes and quoted delimiters") {
+    assert(records("a,\"b,c\",\"d\"\"e\"\n") == Seq(Seq("a", "b,c", "d\"e")))
+  }
+
+  test("line ends: \\n, \\r\\n and \\r, inside quotes too; the last line needs none") {
+    assert(records("a,b\r\nc,d\re,f\ng,h") == Seq(Seq("a", "b"), Seq("c", "d"), Seq("e", "f"), Seq("g", "h")))
+    assert(records("\"x\r\ny\",z\n") == Seq(Seq("x\r\ny", "z")))
+  }
+
+  test("blank lines are skipped; empty fields are kept") {
+    assert(records("\n\na,,b\n\n,\n") == Seq(Seq("a", "", "b"), Seq("", "")))
+  }
+
+  test("a UTF-8 byte order mark is dropped, but offsets count it") {
+    val bytes = Array(0xef, 0xbb, 0xbf).map(_.toByte) ++ "a,b\n1,2\n".getBytes(UTF_8)
+    assert(recordsOf(bytes) == Seq(Seq("a", "b"), Seq("1", "2")))
+    val p = new CsvParser(new ByteArrayInputStream(bytes), CsvSettings.from("csv", ReaderOptions()))
+    assert(p.next() && p.recordOffset == 3L && p.next() && p.recordOffset == 7L)
+  }
+
+  test("a comment character only when one is named") {
+    assert(records("#x\na\n") == Seq(Seq("#x"), Seq("a")))
+    assert(records("#x\na\n", "comment" -> "#") == Seq(Seq("a")))
+  }
+
+  test("tsv and psv delimiters; a custom delimiter, quote, escape and line delimiter") {
+    assert(recordsOf("a\tb\n".getBytes(UTF_8)) == Seq(Seq("a\tb")))
+    val tsv = new CsvParser(
+      new ByteArrayInputStream("a\tb\n".getBytes(UTF_8)),
+      CsvSettings.from("tsv", ReaderOptions())
+    )
+    assert(tsv.next() && tsv.fields == Seq("a", "b"))
+    assert(records("1;'a;b'\n", "delimiter" -> ";", "quote" -> "'") == Seq(Seq("1", "a;b")))
+    assert(records("1,@x~@y@\n", "quote" -> "@", "escape" -> "~") == Seq(Seq("1", "x@y")))
+    assert(records("1,2|3,4|", "lineDelimiter" -> "|") == Seq(Seq("1", "2"), Seq("3", "4")))
+  }
+
+  test("an unclosed quote marks the record; line numbers count quoted line ends") {
+    val p = new CsvParser(
+      new ByteArrayInputStream("a\n\"b\nc\nd\"\ne\n\"f".getBytes(UTF_8)),
+      CsvSettings.from("csv", ReaderOptions())
+    )
+    val lines = ArrayBuffer.empty[(Long, Boolean)]
+    while (p.next()) lines += (p.recordLine -> p.unterminatedQuote)
+    assert(lines == Seq(1L -> false, 2L -> false, 5L -> false, 6L -> true))
+  }
+
+  test("raw records keep their quotes when asked") {
+    val p = new CsvParser(
+      new ByteArrayInputStream("1,\"a\"\"b\"\n".getBytes(UTF_8)),
+      CsvSettings.from("csv", ReaderOptions())
+    )
+    p.captureRaw = true
+    assert(p.next() && p.rawRecord == "1,\"a\"\"b\"")
+  }
+}
