@@ -42,8 +42,6 @@ KNOWN_GAPS: dict[str, str] = {
     "csv_schema_multifile_missing_col": PROVIDED,
     "overflow_array_bytes": "the byte limit needs the full result set loader",
     "overflow_single_value_alone": "the byte limit needs the full result set loader",
-    "partitionstyle_hive_columns": "partitionStyle=hive is not built yet",
-    "schemamode_strict_first_file": "schemaMode is not built yet",
 }
 
 

@@ -16,6 +16,9 @@ object FilePredicate {
     def valueOf(file: ScanFile): UTF8String =
       if (depth < file.dirs.length) UTF8String.fromString(file.dirs(depth)) else null
   }
+  final case class HiveColumn(key: String) extends Column {
+    def valueOf(file: ScanFile): UTF8String = Option(file.hiveValue(key)).map(UTF8String.fromString).orNull
+  }
   final case class FileColumn(column: ImplicitColumn) extends Column {
     def valueOf(file: ScanFile): UTF8String = column match {
       case ImplicitColumn.Filename => UTF8String.fromString(file.name)

@@ -25,6 +25,7 @@ final class OutputAssembler(spec: ScanSpec) extends AutoCloseable {
   private def dataTypeOf(source: ColumnSource) = source match {
     case ColumnSource.FileConstant(c) => c.dataType
     case ColumnSource.Partition(_) => StringType
+    case ColumnSource.Hive(_) => StringType
     case ColumnSource.Null(t) => t
     case ColumnSource.Loader(_) => throw new IllegalStateException("loader columns have no constant")
   }
@@ -49,6 +50,9 @@ final class OutputAssembler(spec: ScanSpec) extends AutoCloseable {
         case ColumnSource.Partition(depth) =>
           if (depth < file.dirs.length) v.setUtf8String(UTF8String.fromString(file.dirs(depth)))
           else v.setNull()
+        case ColumnSource.Hive(key) =>
+          val value = file.hiveValue(key)
+          if (value == null) v.setNull() else v.setUtf8String(UTF8String.fromString(value))
         case ColumnSource.Null(_) => v.setNull()
         case ColumnSource.Loader(_) => ()
       }

@@ -27,6 +27,15 @@ final case class ScanFile(
     if (slash <= 0) p.take(1) else p.substring(0, slash)
   }
 
+  /** The value of a hive-style directory `key=value` (keys compare case-insensitively), or null. */
+  def hiveValue(key: String): String = {
+    val prefix = key + "="
+    dirs.find(_.regionMatches(true, 0, prefix, 0, prefix.length)).map(_.substring(prefix.length)).orNull
+  }
+
+  /** The keys of this file's hive-style directories, nearest the root first. */
+  def hiveKeys: Seq[String] = dirs.toSeq.filter(_.contains('=')).map(d => d.substring(0, d.indexOf('=')))
+
   /** The suffix after the last dot of the file name (`csv`, `gz`), or "" when there is none. */
   def suffix: String = {
     val n = name

@@ -20,6 +20,9 @@ object ColumnSource {
   /** `dirN`: the N-th directory below the scan root, null for shallower files. */
   final case class Partition(depth: Int) extends ColumnSource
 
+  /** A hive-style partition column: the value of `key=value` in the file's directories, null if none. */
+  final case class Hive(key: String) extends ColumnSource
+
   /** A column no file can fill: null of its type. */
   final case class Null(dataType: DataType) extends ColumnSource
 }

@@ -24,20 +24,45 @@ final class TablePlan(
 ) {
   val partitionLabel: String = options.getOrElse("partitionLabel", "dir")
   val partitionDepth: Int = if (files.isEmpty) 0 else files.map(_.dirs.length).max
+  val hiveStyle: Boolean = options.getOrElse("partitionStyle", "drill").trim.toLowerCase(Locale.ROOT) match {
+    case "hive" => true
+    case "drill" => false
+    case other =>
+      throw new IllegalArgumentException(s"option 'partitionStyle' must be drill or hive, got '$other'")
+  }
+
+  /** Hive-style partition keys (`region=eu`), in first-seen order; the first spelling wins. */
+  val hiveKeys: Seq[String] =
+    if (!hiveStyle) Nil
+    else
+      files.flatMap(_.hiveKeys).foldLeft(Vector.empty[String]) { (keys, k) =>
+        if (keys.exists(_.equalsIgnoreCase(k))) keys else keys :+ k
+      }
+
+  def isHiveColumn(name: String): Boolean = hiveKeys.exists(_.equalsIgnoreCase(name))
   private val partitionsInWildcard = options.boolean("partitionColumns", default = true)
   private val implicitByLabel = ImplicitColumn.byLabel(options)
 
   /** `SELECT *`: table columns, then `dir0..dirN` (or exactly the defined schema). */
   val schema: StructType = definedSchema.getOrElse {
     val dirs =
-      if (partitionsInWildcard)
-        (0 until partitionDepth).map(n => StructField(s"$partitionLabel$n", StringType))
-      else Nil
+      if (!partitionsInWildcard) Nil
+      else if (hiveStyle)
+        hiveKeys
+          .filterNot(k => tableColumns.fieldNames.exists(_.equalsIgnoreCase(k)))
+          .map(StructField(_, StringType))
+      else (0 until partitionDepth).map(n => StructField(s"$partitionLabel$n", StringType))
     StructType(tableColumns.fields ++ dirs)
   }
 
   /** The hidden columns, selectable by name: label and column, in a stable order. */
   val implicitColumns: Seq[(String, ImplicitColumn)] = ImplicitColumn.all.map(c => c.label(options) -> c)
+
+  /** With partitionColumns=false the partition columns leave `*` but stay selectable by name. */
+  val hiddenPartitionColumns: Seq[String] =
+    if (partitionsInWildcard || definedSchema.isDefined) Nil
+    else if (hiveStyle) hiveKeys
+    else (0 until partitionDepth).map(n => s"$partitionLabel$n")
 
   def loaderOptions: LoaderOptions = LoaderOptions(
     batchRows = options.int("batchRows", LoaderOptions.DefaultBatchRows),
@@ -65,7 +90,9 @@ final class TablePlan(
         case Some(c) => ColumnSource.FileConstant(c)
         case None =>
           f.name match {
-            case partitionPattern(n) if findTableColumn(f.name).isEmpty => ColumnSource.Partition(n.toInt)
+            case partitionPattern(n) if findTableColumn(f.name).isEmpty && !hiveStyle =>
+              ColumnSource.Partition(n.toInt)
+            case name if isHiveColumn(name) && findTableColumn(name).isEmpty => ColumnSource.Hive(name)
             case _ =>
               findTableColumn(f.name) match {
                 case Some(t) => loaderColumn(t.copy(dataType = f.dataType))
@@ -164,7 +191,7 @@ object TablePlan {
       options,
       files,
       fileSchemas,
-      tableColumns(options, fileSchemas, provided),
+      tableColumns(options, fileSchemas, provided, files.map(_.displayPath)),
       definedSchema
     )
   }
@@ -175,12 +202,13 @@ object TablePlan {
   def tableColumns(
       options: ReaderOptions,
       fileSchemas: Seq[StructType],
-      provided: Option[StructType]
+      provided: Option[StructType],
+      paths: Seq[String]
   ): StructType = {
     val header = options.boolean("header", default = false)
     val fromFiles =
       if (!header && provided.isDefined) new StructType()
-      else unionByName(fileSchemas.filter(_.nonEmpty))
+      else SchemaMode.from(options, paths).resolve(fileSchemas)
     val base = provided match {
       case Some(p) if options.boolean("strictSchema", default = false) || !header => p
       case Some(p) => unionByName(Seq(p, fromFiles), keepNullability = true)

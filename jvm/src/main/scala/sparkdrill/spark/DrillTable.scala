@@ -12,7 +12,7 @@ import org.apache.spark.sql.connector.catalog.{
   TableCapability
 }
 import org.apache.spark.sql.connector.read.ScanBuilder
-import org.apache.spark.sql.types.{DataType, StructType}
+import org.apache.spark.sql.types.{DataType, StringType, StructType}
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 import sparkdrill.formats.ReaderOptions
@@ -30,9 +30,8 @@ final class DrillTable(val plan: TablePlan) extends Table with SupportsRead with
   override def capabilities(): util.Set[TableCapability] = util.EnumSet.of(TableCapability.BATCH_READ)
 
   override def metadataColumns(): Array[MetadataColumn] =
-    plan.implicitColumns.map { case (label, column) =>
-      DrillTable.metadataColumn(label, column.dataType)
-    }.toArray
+    (plan.implicitColumns.map { case (label, column) => DrillTable.metadataColumn(label, column.dataType) } ++
+      plan.hiddenPartitionColumns.map(DrillTable.metadataColumn(_, StringType))).toArray
 
   // A data column named like an implicit one wins; Spark then offers the implicit one as `_name`.
   override def canRenameConflictingMetadataColumns(): Boolean = true

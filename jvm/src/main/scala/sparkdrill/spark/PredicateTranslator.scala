@@ -68,7 +68,8 @@ final class PredicateTranslator(plan: TablePlan) {
       if (dataColumns.contains(key)) None
       else
         name match {
-          case dirPattern(n) => Some(DirColumn(n.toInt))
+          case _ if plan.isHiveColumn(name) => Some(HiveColumn(name))
+          case dirPattern(n) if !plan.hiveStyle => Some(DirColumn(n.toInt))
           case _ =>
             implicitByLabel.get(key).collect {
               case c @ (ImplicitColumn.Filename | ImplicitColumn.Filepath | ImplicitColumn.Fqn |
