@@ -9,7 +9,9 @@ import org.apache.hadoop.conf.Configuration
 import org.apache.spark.sql.types.{StringType, StructField, StructType}
 
 import sparkdrill.formats.{ReaderOptions, RecordColumns}
+import sparkdrill.formats.text.TextBatchReader
 import sparkdrill.loader.LoaderOptions
+import sparkdrill.projection.{Projection, ProjectionParser}
 
 /** A table as planned on the driver at `load()`: the listed files, what discovery found in each, and the
   * resolved wildcard schema. Kept by the Spark `Table`, so every query on one DataFrame reuses it.
@@ -43,17 +45,37 @@ final class TablePlan(
   private val partitionsInWildcard = options.boolean("partitionColumns", default = true)
   private val implicitByLabel = ImplicitColumn.byLabel(options)
 
-  /** `SELECT *`: table columns, then `dir0..dirN` (or exactly the defined schema). */
-  val schema: StructType = definedSchema.getOrElse {
-    val dirs =
+  /** The columns of `*`: table columns, then `dir0..dirN` or the hive keys. */
+  def wildcardColumns: Seq[(StructField, Planned)] = {
+    val table = tableColumns.fields.toSeq.map(f => f -> (Planned.Table(f): Planned))
+    val partitions: Seq[(StructField, Planned)] =
       if (!partitionsInWildcard) Nil
       else if (hiveStyle)
         hiveKeys
           .filterNot(k => tableColumns.fieldNames.exists(_.equalsIgnoreCase(k)))
-          .map(StructField(_, StringType))
-      else (0 until partitionDepth).map(n => StructField(s"$partitionLabel$n", StringType))
-    StructType(tableColumns.fields ++ dirs)
+          .map(k => StructField(k, StringType) -> Planned.Other(ColumnSource.Hive(k)))
+      else
+        (0 until partitionDepth).map { n =>
+          StructField(s"$partitionLabel$n", StringType) -> Planned.Other(ColumnSource.Partition(n))
+        }
+    table ++ partitions
   }
+
+  /** The `project` option, parsed. */
+  val projection: Option[Projection] = options.get("project").map(ProjectionParser.parse)
+
+  /** The columns of the table as Spark sees it, and how each is filled: a defined schema, an explicit
+    * projection, or the wildcard.
+    */
+  private val planned: Seq[(StructField, Planned)] = definedSchema match {
+    case Some(defined) =>
+      // Readers fill a defined schema's columns by name (by position for headerless text); a column no file
+      // has is null.
+      defined.fields.toSeq.map(f => f -> (Planned.Table(f): Planned))
+    case None => projection.map(ProjectedColumns.resolve(this, _)).getOrElse(wildcardColumns)
+  }
+
+  val schema: StructType = StructType(planned.map(_._1))
 
   /** The hidden columns, selectable by name: label and column, in a stable order. */
   val implicitColumns: Seq[(String, ImplicitColumn)] = ImplicitColumn.all.map(c => c.label(options) -> c)
@@ -78,26 +100,36 @@ final class TablePlan(
   /** What executors need to produce `required` (Spark's pruned columns, metadata columns last). */
   def specFor(required: StructType): ScanSpec = {
     val readerFields = mutable.ArrayBuffer.empty[StructField]
+    var columnsIndexes: Option[Seq[Int]] = None
     def loaderColumn(f: StructField): ColumnSource.Loader = {
-      readerFields += f
-      ColumnSource.Loader(readerFields.length - 1)
+      val existing = readerFields.indexWhere(_.name.equalsIgnoreCase(f.name))
+      if (existing >= 0) ColumnSource.Loader(existing)
+      else {
+        readerFields += f
+        ColumnSource.Loader(readerFields.length - 1)
+      }
     }
     val partitionPattern = s"(?i)${java.util.regex.Pattern.quote(partitionLabel)}(\\d+)".r
     val sources: Array[ColumnSource] = required.fields.map { f =>
-      metadataName(f).flatMap(n => implicitByLabel.get(n.toLowerCase(Locale.ROOT))) match {
-        case Some(ImplicitColumn.Line) => loaderColumn(RecordColumns.LineField)
-        case Some(ImplicitColumn.Offset) => loaderColumn(RecordColumns.OffsetField)
-        case Some(c) => ColumnSource.FileConstant(c)
-        case None =>
-          f.name match {
-            case partitionPattern(n) if findTableColumn(f.name).isEmpty && !hiveStyle =>
-              ColumnSource.Partition(n.toInt)
-            case name if isHiveColumn(name) && findTableColumn(name).isEmpty => ColumnSource.Hive(name)
-            case _ =>
-              findTableColumn(f.name) match {
-                case Some(t) => loaderColumn(t.copy(dataType = f.dataType))
-                case None => ColumnSource.Null(f.dataType)
+      metadataName(f) match {
+        case Some(meta) =>
+          implicitByLabel.get(meta.toLowerCase(Locale.ROOT)) match {
+            case Some(ImplicitColumn.Line) => loaderColumn(RecordColumns.LineField)
+            case Some(ImplicitColumn.Offset) => loaderColumn(RecordColumns.OffsetField)
+            case Some(c) => ColumnSource.FileConstant(c)
+            case None =>
+              meta match {
+                case partitionPattern(n) if !hiveStyle => ColumnSource.Partition(n.toInt)
+                case key => ColumnSource.Hive(key)
               }
+          }
+        case None =>
+          planned.find(_._1.name.equalsIgnoreCase(f.name)).map(_._2) match {
+            case Some(Planned.Table(t, indexes)) =>
+              indexes.foreach(ix => columnsIndexes = Some(ix))
+              loaderColumn(t.copy(dataType = f.dataType))
+            case Some(Planned.Other(source)) => source
+            case None => ColumnSource.Null(f.dataType)
           }
       }
     }
@@ -115,7 +147,9 @@ final class TablePlan(
       required,
       sources,
       StructType(readerFields.toSeq),
-      options.asMap,
+      columnsIndexes
+        .map(ix => options.asMap + (TextBatchReader.ColumnsIndexesOption -> ix.mkString(",")))
+        .getOrElse(options.asMap),
       loaderOptions,
       positionalSchema = positional,
       projectedColumns = projectedCount
@@ -145,11 +179,6 @@ final class TablePlan(
         )
       }
     }
-
-  private def findTableColumn(name: String): Option[StructField] = {
-    val columns = definedSchema.getOrElse(tableColumns)
-    columns.fields.find(_.name.equalsIgnoreCase(name))
-  }
 
   private def metadataName(f: StructField): Option[String] =
     if (f.metadata.contains(TablePlan.MetadataKey)) Some(f.metadata.getString(TablePlan.MetadataKey))

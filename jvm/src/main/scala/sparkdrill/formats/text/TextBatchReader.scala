@@ -44,6 +44,15 @@ final class TextBatchReader(negotiator: SchemaNegotiator, settings: CsvSettings)
   private val corruptWriter: ColumnWriter =
     options.get("columnNameOfCorruptRecord").flatMap(writer.find).filter(_.isProjected).orNull
   private val anyConverted = converters.exists(_ != null) || columnsWriter != null
+  // `columns[n]`: only the listed elements are kept; the others are empty strings up to the largest index.
+  private val columnsIndexes: Array[Boolean] = options.get(TextBatchReader.ColumnsIndexesOption) match {
+    case None => null
+    case Some(list) =>
+      val ix = list.split(',').map(_.trim.toInt)
+      val keep = new Array[Boolean](ix.max + 1)
+      ix.foreach(keep(_) = true)
+      keep
+  }
   parser.captureRaw = corruptWriter != null
 
   /** Records dropped (DROPMALFORMED) or kept with nulls (PERMISSIVE) because they were malformed. */
@@ -187,6 +196,11 @@ final class TextBatchReader(negotiator: SchemaNegotiator, settings: CsvSettings)
       }
       i += 1
     }
+    while (i < bound) { // a short row: the fields it lacks
+      val c = converters(i)
+      if (c != null) c.writeMissing()
+      i += 1
+    }
     if (n > bound && bound > 0) negotiator.countDropped((n - bound).toLong)
     if (bad && corruptWriter != null) corruptWriter.setString(parser.rawRecord)
     true
@@ -220,10 +234,13 @@ final class TextBatchReader(negotiator: SchemaNegotiator, settings: CsvSettings)
     val array = columnsWriter.array
     val element = array.element
     val bytes = parser.bytes
-    val n = parser.fieldCount
+    val n =
+      if (columnsIndexes == null) parser.fieldCount else math.min(parser.fieldCount, columnsIndexes.length)
     var i = 0
     while (i < n) {
-      element.setBytes(bytes, parser.start(i), parser.fieldLength(i))
+      if (columnsIndexes == null || columnsIndexes(i))
+        element.setBytes(bytes, parser.start(i), parser.fieldLength(i))
+      else element.setBytes(bytes, 0, 0)
       array.save()
       i += 1
     }
@@ -234,6 +251,9 @@ final class TextBatchReader(negotiator: SchemaNegotiator, settings: CsvSettings)
 
 object TextBatchReader {
   val ColumnsName = "columns"
+
+  /** Set by the scan when only some `columns[n]` are projected: the indexes, comma-separated. */
+  val ColumnsIndexesOption = "drill.columnsIndexes"
   val ColumnsSchema: StructType =
     StructType(Seq(StructField(ColumnsName, ArrayType(StringType, containsNull = false), nullable = true)))
 }

@@ -18,6 +18,16 @@ import sparkdrill.loader.ColumnWriter
   */
 abstract class TextConverter(val writer: ColumnWriter) {
   def write(bytes: Array[Byte], start: Int, length: Int): Boolean
+
+  /** The field is absent (a short row): null, or a NOT NULL column's default or zero. */
+  def writeMissing(): Unit = {
+    val field = writer.field
+    if (field.nullable) writer.setNull()
+    else if (field.metadata.contains(TextConverter.DefaultKey)) {
+      val text = field.metadata.getString(TextConverter.DefaultKey).getBytes(StandardCharsets.UTF_8)
+      if (!write(text, 0, text.length)) TextConverter.zeroWriter(field)(writer)
+    } else TextConverter.zeroWriter(field)(writer)
+  }
 }
 
 object TextConverter {
@@ -61,8 +71,9 @@ object TextConverter {
         new TypedConverter(writer, parse, blankValue(writer, parse))
     }
     s.nullValue match {
-      case Some(n) => new NullValueConverter(base, n.getBytes(StandardCharsets.UTF_8))
-      case None => base
+      case Some(n) if n.nonEmpty || field.dataType == StringType =>
+        new NullValueConverter(base, n.getBytes(StandardCharsets.UTF_8))
+      case _ => base // an empty nullValue on a typed column: blanks are null already
     }
   }
 
