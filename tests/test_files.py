@@ -105,3 +105,18 @@ def test_quoted_line_end_on_a_split_boundary_fails_loudly(
     rows = drill(spark, str(tmp_path), multiLine="true").collect()
     assert sorted(int(r.id) for r in rows) == list(range(100))
     assert all(r.text.startswith("line one\nline two") for r in rows)
+
+
+def test_discovery_runs_as_a_spark_job_for_many_files(spark: SparkSession, tmp_path: Path) -> None:
+    write_files(tmp_path, {f"d{i % 5}/f{i:02d}.csv": f"k,c{i % 7}\n{i},v\n" for i in range(40)})
+    sc = spark.sparkContext
+    sc.setJobGroup("discovery-test", "discovery")
+    try:
+        parallel = drill(spark, str(tmp_path), discoveryParallelism="10")
+        assert len(sc.statusTracker().getJobIdsForGroup("discovery-test")) >= 1
+    finally:
+        sc.setJobGroup("after-discovery-test", "other")
+    local = drill(spark, str(tmp_path), discoveryParallelism="1000")
+    assert parallel.columns == local.columns
+    assert sorted(parallel.columns) == sorted(["k", "dir0"] + [f"c{i}" for i in range(7)])
+    assert sorted(map(tuple, parallel.collect())) == sorted(map(tuple, local.collect()))

@@ -11,6 +11,12 @@ import sparkdrill.loader.{LoaderOptions, ProjectionFilter, ResultSetLoaders}
   */
 object SchemaDiscovery {
 
+  /** Discovers many files at once: locally, or as a Spark job (the Spark adapter provides one). */
+  type Many = (IndexedSeq[ScanFile], ReaderOptions, Configuration) => IndexedSeq[StructType]
+
+  /** Files one after the other on this thread. */
+  val locally: Many = (files, options, conf) => files.map(f => discover(f, options, conf, sampleRows = 0))
+
   /** The reader schema of one file. `sampleRows` = 0 reads only the early schema. */
   def discover(file: ScanFile, options: ReaderOptions, conf: Configuration, sampleRows: Int): StructType = {
     val plugin = FormatRegistry.named(file.format)

@@ -206,14 +206,15 @@ object TablePlan {
       options: ReaderOptions,
       definedSchema: Option[StructType],
       conf: Configuration,
-      zone: ZoneId
+      zone: ZoneId,
+      discoverAll: SchemaDiscovery.Many = SchemaDiscovery.locally
   ): TablePlan = {
     require(paths.nonEmpty, "spark-drill: no path given: use load(path) or the option 'path'")
     val files = FileLister.list(paths, conf, options, zone)
     if (files.isEmpty)
       throw new IllegalArgumentException(s"spark-drill: no readable files under ${paths.mkString(", ")}")
     // Discovery runs under a defined schema too: splits past a file's header need the header's order.
-    val fileSchemas = files.map(f => SchemaDiscovery.discover(f, options, conf, sampleRows = 0))
+    val fileSchemas = discoverAll(files, options, conf)
     val provided = options.get("providedSchema").map(ProvidedSchema.parse)
     new TablePlan(
       paths,

@@ -54,7 +54,8 @@ object DrillTable {
       readerOptions,
       definedSchema,
       SessionContext.hadoopConf(session, readerOptions),
-      SessionContext.zone(session)
+      SessionContext.zone(session),
+      ParallelDiscovery(session)
     )
     new DrillTable(plan)
   }

@@ -1,0 +1,39 @@
+package sparkdrill.spark
+
+import org.apache.hadoop.conf.Configuration
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.types.StructType
+import org.apache.spark.util.SerializableConfiguration
+
+import sparkdrill.formats.ReaderOptions
+import sparkdrill.scan.{ScanFile, SchemaDiscovery}
+
+/** Runs the discovery pass as a Spark job when there are many files (option `discoveryParallelism`, the
+  * file count from which a job is used; default 32), so that thousands of headers are read in parallel.
+  * Results come back in file order.
+  */
+private[spark] object ParallelDiscovery {
+  val DefaultThreshold = 32
+
+  def apply(session: SparkSession): SchemaDiscovery.Many =
+    (files: IndexedSeq[ScanFile], options: ReaderOptions, conf: Configuration) => {
+      val threshold = options.int("discoveryParallelism", DefaultThreshold)
+      if (files.size < threshold) SchemaDiscovery.locally(files, options, conf)
+      else {
+        val sc = session.sparkContext
+        val shared = sc.broadcast(new SerializableConfiguration(conf))
+        try {
+          val slices = math.max(1, math.min(files.size, sc.defaultParallelism * 4))
+          sc.setJobDescription(s"spark-drill: discover the schemas of ${files.size} files")
+          val schemas = sc
+            .parallelize(files, slices)
+            .map(f => SchemaDiscovery.discover(f, options, shared.value.value, sampleRows = 0))
+            .collect()
+          schemas.toIndexedSeq: IndexedSeq[StructType]
+        } finally {
+          sc.setJobDescription(null)
+          shared.destroy()
+        }
+      }
+    }
+}
