@@ -69,3 +69,24 @@ def test_create_temporary_view_using_drill(spark: SparkSession, tmp_path: Path) 
         f"CREATE OR REPLACE TEMPORARY VIEW drill_view USING drill OPTIONS (path '{tmp_path}', header 'true')"
     )
     assert sorted(r.x for r in spark.sql("SELECT x FROM drill_view WHERE dir0 = 'd'").collect()) == ["1", "2"]
+
+
+def test_extra_fields_are_counted_or_rescued(spark: SparkSession, tmp_path: Path) -> None:
+    write_files(tmp_path, {"r.csv": "a,b\n1,2\n3,4,x,y\n"})
+    from scan_metrics import scan_metrics
+
+    plain = sd.read(spark, str(tmp_path), header=True)
+    assert sorted(tuple(r) for r in plain.collect()) == [("1", "2"), ("3", "4")]
+    assert scan_metrics(plain)["droppedValues"] == 2
+    kept = sd.read(spark, str(tmp_path), header=True, rescued_data_column="_rescued_data")
+    assert kept.columns == ["a", "b", "_rescued_data"]
+    rows = sorted(kept.collect(), key=lambda r: r.a)
+    assert rows[0]._rescued_data is None
+    import json
+
+    assert json.loads(rows[1]._rescued_data) == {
+        "column_3": "x",
+        "column_4": "y",
+        "_file": f"{tmp_path}/r.csv",
+        "_line": 3,
+    }

@@ -244,9 +244,9 @@ object TablePlan {
       case Some(p) => unionByName(Seq(p, fromFiles), keepNullability = true)
       case None => fromFiles
     }
-    options.get("columnNameOfCorruptRecord") match {
-      case Some(c) if !base.fieldNames.exists(_.equalsIgnoreCase(c)) => base.add(StructField(c, StringType))
-      case _ => base
+    // The corrupt-record and rescued-data columns, when asked for, are string columns after the data.
+    Seq("columnNameOfCorruptRecord", "rescuedDataColumn").flatMap(options.get).foldLeft(base) { (schema, c) =>
+      if (schema.fieldNames.exists(_.equalsIgnoreCase(c))) schema else schema.add(StructField(c, StringType))
     }
   }
 

@@ -43,7 +43,9 @@ final class TextBatchReader(negotiator: SchemaNegotiator, settings: CsvSettings)
   private val offsetWriter: ColumnWriter = writer.find(RecordColumns.Offset).orNull
   private val corruptWriter: ColumnWriter =
     options.get("columnNameOfCorruptRecord").flatMap(writer.find).filter(_.isProjected).orNull
-  private val anyConverted = converters.exists(_ != null) || columnsWriter != null
+  private val rescuedWriter: ColumnWriter =
+    options.get("rescuedDataColumn").flatMap(writer.find).filter(_.isProjected).orNull
+  private val anyConverted = converters.exists(_ != null) || columnsWriter != null || rescuedWriter != null
   // `columns[n]`: only the listed elements are kept; the others are empty strings up to the largest index.
   private val columnsIndexes: Array[Boolean] = options.get(TextBatchReader.ColumnsIndexesOption) match {
     case None => null
@@ -201,7 +203,10 @@ final class TextBatchReader(negotiator: SchemaNegotiator, settings: CsvSettings)
       if (c != null) c.writeMissing()
       i += 1
     }
-    if (n > bound && bound > 0) negotiator.countDropped((n - bound).toLong)
+    if (n > bound && bound > 0) {
+      if (rescuedWriter != null) rescuedWriter.setString(rescued(bound, n))
+      else negotiator.countDropped((n - bound).toLong)
+    }
     if (bad && corruptWriter != null) corruptWriter.setString(parser.rawRecord)
     true
   }
@@ -230,6 +235,15 @@ final class TextBatchReader(negotiator: SchemaNegotiator, settings: CsvSettings)
     }
   }
 
+  /** Fields past the header as a JSON object keyed by `column_N` (N 1-based), with the file and line. */
+  private def rescued(from: Int, until: Int): String = {
+    val json = TextBatchReader.json.createObjectNode()
+    (from until until).foreach(i => json.put(s"column_${i + 1}", parser.field(i)))
+    json.put("_file", errors.path)
+    json.put("_line", parser.recordLine)
+    json.toString
+  }
+
   private def writeColumnsArray(): Unit = {
     val array = columnsWriter.array
     val element = array.element
@@ -251,6 +265,7 @@ final class TextBatchReader(negotiator: SchemaNegotiator, settings: CsvSettings)
 
 object TextBatchReader {
   val ColumnsName = "columns"
+  private val json = new com.fasterxml.jackson.databind.ObjectMapper()
 
   /** Set by the scan when only some `columns[n]` are projected: the indexes, comma-separated. */
   val ColumnsIndexesOption = "drill.columnsIndexes"
