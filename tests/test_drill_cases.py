@@ -32,8 +32,6 @@ KNOWN_GAPS: dict[str, str] = {
     **{c.stem: JSON_READER for c in CASES if c.stem.startswith("json_")},
     "rescued_data_beyond_sample": JSON_READER,
     "typeconflict_fail_names_files": JSON_READER,
-    "overflow_array_bytes": "the byte limit needs the full result set loader",
-    "overflow_single_value_alone": "the byte limit needs the full result set loader",
 }
 
 

@@ -1,0 +1,212 @@
+package sparkdrill.loader
+
+import java.nio.charset.StandardCharsets
+
+import org.apache.spark.sql.execution.vectorized.WritableColumnVector
+import org.apache.spark.sql.types._
+
+/** The writer of one projected column (or struct member, or array element) over a Spark vector. The vector
+  * is swapped when a batch overflows, so writers read it through `vector` on every call; readers may cache
+  * the writer itself.
+  */
+private[loader] abstract class VectorWriter(
+    val field: StructField,
+    val source: ValueSource,
+    val batch: BatchState
+) extends ColumnWriter {
+  var vector: WritableColumnVector = _
+  private var writtenEpoch = -1L
+
+  def isProjected: Boolean = true
+
+  /** Marks the current value as written. */
+  @inline protected final def written(): Unit = writtenEpoch = source.epoch
+  final def isWritten: Boolean = writtenEpoch == source.epoch
+  final def forgetWritten(): Unit = writtenEpoch = -1L
+
+  /** Points this writer (and its children) at a vector. */
+  def bind(v: WritableColumnVector): Unit = vector = v
+
+  /** Called when the value at the current position ends: fills it if it was never written, and finishes
+    * values that are only complete at the end (arrays).
+    */
+  def endValue(): Unit = if (!isWritten) fillEmpty(source.position)
+
+  /** A value that was never written: null, or the type's zero for a NOT NULL column. */
+  def fillEmpty(position: Int): Unit =
+    if (field.nullable) vector.putNull(position) else putZero(position)
+
+  protected def putZero(position: Int): Unit
+
+  /** Elements (or string bytes) this writer's vector holds in the current batch, for the byte limit. */
+  def bytesUsed: Long
+
+  /** Forgets element positions when a batch starts over in fresh vectors (arrays override). */
+  def resetPositions(): Unit = ()
+  def prepareCopy(): Unit = ()
+  def finishCopy(): Unit = ()
+
+  /** Copies one value between vectors of this writer's type: a whole one, or (`partial`) the value being
+    * written in the row an overflow moves, only as far as it was written.
+    */
+  def copyValue(
+      from: WritableColumnVector,
+      fromPos: Int,
+      to: WritableColumnVector,
+      toPos: Int,
+      partial: Boolean
+  ): Unit = {
+    if (partial && !isWritten) return
+    to.reserve(toPos + 1)
+    if (from.isNullAt(fromPos)) to.putNull(toPos)
+    else {
+      to.putNotNull(toPos)
+      copyScalar(from, fromPos, to, toPos)
+    }
+  }
+
+  protected def copyScalar(
+      from: WritableColumnVector,
+      fromPos: Int,
+      to: WritableColumnVector,
+      toPos: Int
+  ): Unit =
+    field.dataType match {
+      case BooleanType => to.putBoolean(toPos, from.getBoolean(fromPos))
+      case ByteType => to.putByte(toPos, from.getByte(fromPos))
+      case ShortType => to.putShort(toPos, from.getShort(fromPos))
+      case IntegerType | DateType => to.putInt(toPos, from.getInt(fromPos))
+      case LongType | TimestampType | TimestampNTZType => to.putLong(toPos, from.getLong(fromPos))
+      case FloatType => to.putFloat(toPos, from.getFloat(fromPos))
+      case DoubleType => to.putDouble(toPos, from.getDouble(fromPos))
+      case d: DecimalType => to.putDecimal(toPos, from.getDecimal(fromPos, d.precision, d.scale), d.precision)
+      case StringType | BinaryType =>
+        val bytes = from.getBinary(fromPos)
+        to.putByteArray(toPos, bytes, 0, bytes.length)
+      case other => throw new IllegalStateException(s"cannot copy ${other.simpleString}")
+    }
+
+  private def wrong(what: String): Nothing =
+    throw new IllegalStateException(
+      s"column '${field.name}' is a ${field.dataType.simpleString}: it takes no $what"
+    )
+
+  def setNull(): Unit = {
+    vector.putNull(source.position)
+    written()
+  }
+  def setBoolean(v: Boolean): Unit = wrong("boolean")
+  def setInt(v: Int): Unit = wrong("int")
+  def setLong(v: Long): Unit = wrong("long")
+  def setDouble(v: Double): Unit = wrong("double")
+  def setDecimal(v: Decimal): Unit = wrong("decimal")
+  def setBytes(bytes: Array[Byte], offset: Int, length: Int): Unit = wrong("string")
+  def setString(v: String): Unit = {
+    val b = v.getBytes(StandardCharsets.UTF_8)
+    setBytes(b, 0, b.length)
+  }
+  def setDate(days: Int): Unit = wrong("date")
+  def setTimestamp(micros: Long): Unit = wrong("timestamp")
+  def array: ArrayWriter = wrong("array")
+  def struct: TupleWriter = wrong("struct")
+  def map: MapWriter = wrong("map")
+}
+
+/** Fixed-width values: boolean, byte, short, int, long, float, double, date, timestamp, decimal. */
+private[loader] final class FixedWriter(
+    field: StructField,
+    source: ValueSource,
+    batch: BatchState,
+    width: Int
+) extends VectorWriter(field, source, batch) {
+  private val maxPosition: Long = batch.options.batchBytes / width
+
+  // A fixed-width vector only outgrows the byte limit with a tiny limit or a long array.
+  @inline private def room(): Int = {
+    val p = source.position
+    if (p >= maxPosition) batch.overflow(this)
+    val q = source.position
+    vector.reserve(q + 1)
+    vector.putNotNull(q)
+    q
+  }
+
+  override def setBoolean(v: Boolean): Unit = field.dataType match {
+    case BooleanType => vector.putBoolean(room(), v); written()
+    case _ => super.setBoolean(v)
+  }
+  override def setInt(v: Int): Unit = field.dataType match {
+    case IntegerType | DateType => vector.putInt(room(), v); written()
+    case ShortType => vector.putShort(room(), v.toShort); written()
+    case ByteType => vector.putByte(room(), v.toByte); written()
+    case LongType => setLong(v.toLong)
+    case _ => super.setInt(v)
+  }
+  override def setLong(v: Long): Unit = field.dataType match {
+    case LongType | TimestampType | TimestampNTZType => vector.putLong(room(), v); written()
+    case _ => super.setLong(v)
+  }
+  override def setDouble(v: Double): Unit = field.dataType match {
+    case DoubleType => vector.putDouble(room(), v); written()
+    case FloatType => vector.putFloat(room(), v.toFloat); written()
+    case _ => super.setDouble(v)
+  }
+  override def setDecimal(v: Decimal): Unit = field.dataType match {
+    case d: DecimalType =>
+      val copy = v.clone()
+      if (!copy.changePrecision(d.precision, d.scale))
+        throw new IllegalArgumentException(s"column '${field.name}': $v does not fit ${d.simpleString}")
+      vector.putDecimal(room(), copy, d.precision)
+      written()
+    case _ => super.setDecimal(v)
+  }
+  override def setDate(days: Int): Unit = field.dataType match {
+    case DateType => vector.putInt(room(), days); written()
+    case _ => super.setDate(days)
+  }
+  override def setTimestamp(micros: Long): Unit = field.dataType match {
+    case TimestampType | TimestampNTZType => vector.putLong(room(), micros); written()
+    case _ => super.setTimestamp(micros)
+  }
+
+  protected def putZero(p: Int): Unit = {
+    vector.reserve(p + 1)
+    vector.putNotNull(p)
+    field.dataType match {
+      case BooleanType => vector.putBoolean(p, false)
+      case ByteType => vector.putByte(p, 0)
+      case ShortType => vector.putShort(p, 0)
+      case IntegerType | DateType => vector.putInt(p, 0)
+      case LongType | TimestampType | TimestampNTZType => vector.putLong(p, 0L)
+      case FloatType => vector.putFloat(p, 0f)
+      case DoubleType => vector.putDouble(p, 0.0)
+      case d: DecimalType => vector.putDecimal(p, Decimal(0L, d.precision, d.scale), d.precision)
+      case other => throw new IllegalStateException(s"no zero for ${other.simpleString}")
+    }
+  }
+
+  def bytesUsed: Long = (source.position + 1L) * width
+}
+
+/** Strings and binary: the bytes go to the vector's child, so the byte limit watches that child. */
+private[loader] final class BytesWriter(field: StructField, source: ValueSource, batch: BatchState)
+    extends VectorWriter(field, source, batch) {
+
+  override def setBytes(bytes: Array[Byte], offset: Int, length: Int): Unit = {
+    if (vector.arrayData().getElementsAppended.toLong + length > batch.options.batchBytes)
+      batch.overflow(this)
+    val p = source.position
+    vector.reserve(p + 1)
+    vector.putNotNull(p)
+    vector.putByteArray(p, bytes, offset, length)
+    written()
+  }
+
+  protected def putZero(p: Int): Unit = {
+    vector.reserve(p + 1)
+    vector.putNotNull(p)
+    vector.putByteArray(p, Array.emptyByteArray, 0, 0)
+  }
+
+  def bytesUsed: Long = vector.arrayData().getElementsAppended.toLong
+}
