@@ -59,7 +59,7 @@ private[loader] final class BatchState(val options: LoaderOptions) {
     val from = row.row
     val live = slots.filter(_.live.isDefined)
     live.foreach { s =>
-      if (s.spare == null) s.spare = allocate(s.writer.field.dataType) else s.spare.reset()
+      if (s.spare == null) s.spare = allocate(s.live.get.field.dataType) else s.spare.reset()
       s.live.get.prepareCopy()
     }
     live.foreach(s => s.live.get.copyValue(s.active, from, s.spare, 0, partial = true))

@@ -45,8 +45,17 @@ private[loader] class ArrayVectorWriter(field: StructField, source: ValueSource,
     startedEpoch = source.epoch
     start = next
     count = 0
+    nullValue = false
     elementSource.epoch += 1
     written()
+  }
+
+  /** The current value was set to null (rather than to an array). */
+  private var nullValue = false
+
+  override def setNull(): Unit = {
+    begin()
+    nullValue = true
   }
 
   def element: ColumnWriter = { begin(); reserveElement(); elements(0) }
@@ -76,10 +85,12 @@ private[loader] class ArrayVectorWriter(field: StructField, source: ValueSource,
   override def endValue(): Unit = {
     val p = source.position
     vector.reserve(p + 1)
-    if (isWritten) {
+    if (!isWritten) fillEmpty(p)
+    else if (nullValue) vector.putNull(p)
+    else {
       vector.putNotNull(p)
       vector.putArray(p, start, count)
-    } else fillEmpty(p)
+    }
   }
 
   protected def putZero(p: Int): Unit = {
@@ -131,7 +142,8 @@ private[loader] class ArrayVectorWriter(field: StructField, source: ValueSource,
       dst
     }
     if (partial) {
-      if (isWritten) {
+      if (isWritten && nullValue) start = copyNext
+      else if (isWritten) {
         // The row in progress: its saved elements whole, then the element being written as far as it got.
         val n = count
         val dst = copyElements(start, n, elementPartial = false)
@@ -140,8 +152,9 @@ private[loader] class ArrayVectorWriter(field: StructField, source: ValueSource,
         )
         start = dst
       }
-    } else if (from.isNullAt(fromPos)) to.putNull(toPos)
+    } else if (from.isNullAt(fromPos)) { to.reserve(toPos + 1); to.putNull(toPos) }
     else {
+      to.reserve(toPos + 1)
       val n = from.getArrayLength(fromPos)
       val dst = copyElements(from.getArrayOffset(fromPos), n, elementPartial = false)
       to.putNotNull(toPos)
@@ -174,17 +187,21 @@ private[loader] final class MapVectorWriter(field: StructField, source: ValueSou
   * the struct itself) is written in the value.
   */
 private[loader] final class StructVectorWriter(
-    field: StructField,
+    full: StructField,
     source: ValueSource,
     batch: BatchState,
     projection: ProjectionFilter
-) extends VectorWriter(field, source, batch)
+) extends VectorWriter(full.copy(dataType = Writers.pruned(full.dataType, projection)), source, batch)
     with TupleWriter {
-  private val structType = field.dataType.asInstanceOf[StructType]
+  private val structType = full.dataType.asInstanceOf[StructType]
+  private val prunedNames = field.dataType.asInstanceOf[StructType].fieldNames.map(_.toLowerCase(Locale.ROOT))
+  // Unprojected members have no child vector at all: the struct's vector is allocated with the pruned type.
   private val members: Array[ColumnWriter] = structType.fields.map { f =>
     if (projection.isProjected(f.name)) Writers.forField(f, source, batch, projection.member(f.name))
     else DummyWriter(f)
   }
+  private val childIndex: Array[Int] =
+    structType.fieldNames.map(n => prunedNames.indexOf(n.toLowerCase(Locale.ROOT)))
   private val byName: Map[String, Int] =
     structType.fieldNames.zipWithIndex.map { case (n, i) => n.toLowerCase(Locale.ROOT) -> i }.reverse.toMap
 
@@ -204,7 +221,7 @@ private[loader] final class StructVectorWriter(
   def column(name: String): ColumnWriter =
     find(name).getOrElse(
       throw new IllegalArgumentException(
-        s"struct '${field.name}' has no member '$name'; it has ${structType.fieldNames.mkString(", ")}"
+        s"struct '${full.name}' has no member '$name'; it has ${structType.fieldNames.mkString(", ")}"
       )
     )
   def find(name: String): Option[ColumnWriter] = byName.get(name.toLowerCase(Locale.ROOT)).map(column)
@@ -225,7 +242,7 @@ private[loader] final class StructVectorWriter(
     super.bind(v)
     members.indices.foreach { i =>
       members(i) match {
-        case w: VectorWriter => w.bind(v.getChild(i))
+        case w: VectorWriter => w.bind(v.getChild(childIndex(i)))
         case _ => ()
       }
     }
@@ -237,10 +254,12 @@ private[loader] final class StructVectorWriter(
     else fillEmpty(p)
   }
 
+  // Members of a null struct are filled too, so every child vector covers every row.
   override def fillEmpty(p: Int): Unit =
     if (field.nullable) {
       vector.reserve(p + 1)
       vector.putNull(p)
+      live.foreach(_.fillEmpty(p))
     } else putZero(p)
 
   // A NOT NULL struct never written: a struct of its members' empties.
@@ -265,12 +284,14 @@ private[loader] final class StructVectorWriter(
   ): Unit = {
     if (partial && !isWritten) return
     to.reserve(toPos + 1)
-    if (!partial && from.isNullAt(fromPos)) to.putNull(toPos)
+    // A struct set to null in the moved row is null there too (it counts as written).
+    if (from.isNullAt(fromPos)) Writers.putNullTree(to, field.dataType, toPos)
     else {
       to.putNotNull(toPos)
       members.indices.foreach { i =>
         members(i) match {
-          case w: VectorWriter => w.copyValue(from.getChild(i), fromPos, to.getChild(i), toPos, partial)
+          case w: VectorWriter =>
+            w.copyValue(from.getChild(childIndex(i)), fromPos, to.getChild(childIndex(i)), toPos, partial)
           case _ => ()
         }
       }
@@ -323,6 +344,25 @@ private[loader] final class DummyTuple(val schema: StructType) extends TupleWrit
 }
 
 private[loader] object Writers {
+
+  /** A struct type without its unprojected members (recursively); other types as they are. */
+  def pruned(t: DataType, projection: ProjectionFilter): DataType = t match {
+    case s: StructType =>
+      StructType(s.fields.filter(f => projection.isProjected(f.name)).map { f =>
+        f.copy(dataType = pruned(f.dataType, projection.member(f.name)))
+      })
+    case other => other
+  }
+
+  /** Null at `p`, down through struct members, so every child vector covers the position. */
+  def putNullTree(v: WritableColumnVector, t: DataType, p: Int): Unit = {
+    v.reserve(p + 1)
+    v.putNull(p)
+    t match {
+      case s: StructType => s.fields.indices.foreach(i => putNullTree(v.getChild(i), s(i).dataType, p))
+      case _ => ()
+    }
+  }
 
   /** The writer of a projected field (its struct members filtered by `projection`). */
   def forField(

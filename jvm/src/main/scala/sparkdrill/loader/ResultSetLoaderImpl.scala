@@ -92,7 +92,7 @@ private[loader] final class ResultSetLoaderImpl(
       val slot = new ColumnSlot(writer)
       slot.live.foreach { w =>
         checkFillable(field)
-        slot.active = batch.allocate(field.dataType)
+        slot.active = batch.allocate(w.field.dataType) // pruned of unprojected struct members
         w.bind(slot.active)
         // Rows already written in this batch get the column's empty value.
         var r = 0
@@ -126,7 +126,7 @@ private[loader] final class ResultSetLoaderImpl(
       val rows = batch.harvestRows
       val vectors: Array[ColumnVector] = liveSlots.map { s =>
         if (s.spare == null) {
-          s.spare = batch.allocate(s.writer.field.dataType)
+          s.spare = batch.allocate(s.live.get.field.dataType)
           fillOld(s, rows)
         }
         s.spare: ColumnVector

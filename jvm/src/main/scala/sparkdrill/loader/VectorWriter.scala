@@ -33,8 +33,10 @@ private[loader] abstract class VectorWriter(
   def endValue(): Unit = if (!isWritten) fillEmpty(source.position)
 
   /** A value that was never written: null, or the type's zero for a NOT NULL column. */
-  def fillEmpty(position: Int): Unit =
+  def fillEmpty(position: Int): Unit = {
+    vector.reserve(position + 1) // put* methods do not check bounds: off-heap, that would corrupt memory
     if (field.nullable) vector.putNull(position) else putZero(position)
+  }
 
   protected def putZero(position: Int): Unit
 
@@ -92,7 +94,9 @@ private[loader] abstract class VectorWriter(
     )
 
   def setNull(): Unit = {
-    vector.putNull(source.position)
+    val p = source.position
+    vector.reserve(p + 1)
+    vector.putNull(p)
     written()
   }
   def setBoolean(v: Boolean): Unit = wrong("boolean")
@@ -132,23 +136,23 @@ private[loader] final class FixedWriter(
   }
 
   override def setBoolean(v: Boolean): Unit = field.dataType match {
-    case BooleanType => vector.putBoolean(room(), v); written()
+    case BooleanType => val p = room(); vector.putBoolean(p, v); written()
     case _ => super.setBoolean(v)
   }
   override def setInt(v: Int): Unit = field.dataType match {
-    case IntegerType | DateType => vector.putInt(room(), v); written()
-    case ShortType => vector.putShort(room(), v.toShort); written()
-    case ByteType => vector.putByte(room(), v.toByte); written()
+    case IntegerType | DateType => val p = room(); vector.putInt(p, v); written()
+    case ShortType => val p = room(); vector.putShort(p, v.toShort); written()
+    case ByteType => val p = room(); vector.putByte(p, v.toByte); written()
     case LongType => setLong(v.toLong)
     case _ => super.setInt(v)
   }
   override def setLong(v: Long): Unit = field.dataType match {
-    case LongType | TimestampType | TimestampNTZType => vector.putLong(room(), v); written()
+    case LongType | TimestampType | TimestampNTZType => val p = room(); vector.putLong(p, v); written()
     case _ => super.setLong(v)
   }
   override def setDouble(v: Double): Unit = field.dataType match {
-    case DoubleType => vector.putDouble(room(), v); written()
-    case FloatType => vector.putFloat(room(), v.toFloat); written()
+    case DoubleType => val p = room(); vector.putDouble(p, v); written()
+    case FloatType => val p = room(); vector.putFloat(p, v.toFloat); written()
     case _ => super.setDouble(v)
   }
   override def setDecimal(v: Decimal): Unit = field.dataType match {
@@ -156,16 +160,17 @@ private[loader] final class FixedWriter(
       val copy = v.clone()
       if (!copy.changePrecision(d.precision, d.scale))
         throw new IllegalArgumentException(s"column '${field.name}': $v does not fit ${d.simpleString}")
-      vector.putDecimal(room(), copy, d.precision)
+      val p = room()
+      vector.putDecimal(p, copy, d.precision)
       written()
     case _ => super.setDecimal(v)
   }
   override def setDate(days: Int): Unit = field.dataType match {
-    case DateType => vector.putInt(room(), days); written()
+    case DateType => val p = room(); vector.putInt(p, days); written()
     case _ => super.setDate(days)
   }
   override def setTimestamp(micros: Long): Unit = field.dataType match {
-    case TimestampType | TimestampNTZType => vector.putLong(room(), micros); written()
+    case TimestampType | TimestampNTZType => val p = room(); vector.putLong(p, micros); written()
     case _ => super.setTimestamp(micros)
   }
 

@@ -1,0 +1,83 @@
+package sparkdrill.loader
+
+import org.apache.spark.sql.types._
+import org.scalatest.funsuite.AnyFunSuite
+
+import sparkdrill.loader.testkit.LoaderTestKit._
+
+class RowProtocolSuite extends AnyFunSuite {
+  private val schema = new StructType().add("a", IntegerType).add("b", StringType)
+
+  private def loader(rows: Int = 4096) =
+    ResultSetLoaders.create(LoaderOptions(batchRows = rows), schema, ProjectionFilter.All)
+
+  test("a row started and not saved is discarded by the next start") {
+    val l = loader()
+    try {
+      writeRow(l, 1, "one")
+      l.writer.start(); l.writer.column(0).setInt(99); l.writer.column(1).setString("dropped")
+      writeRow(l, 2, null)
+      assert(rows(l.harvest(), l.projectedSchema) == Seq(Seq(1, "one"), Seq(2, null)))
+    } finally l.close()
+  }
+
+  test("the last row of a batch, started and not saved, is not harvested") {
+    val l = loader()
+    try {
+      writeRow(l, 1, "x")
+      l.writer.start(); l.writer.column(1).setString("never saved")
+      assert(l.rowCount == 1)
+      assert(rows(l.harvest(), l.projectedSchema) == Seq(Seq(1, "x")))
+    } finally l.close()
+  }
+
+  test("a batch is full at the row limit, and vectors are reused by the next batch") {
+    val l = loader(rows = 3)
+    try {
+      val (out, sizes) = collect(l, (1 to 7).map(i => Seq(i, s"v$i")))
+      assert(out == (1 to 7).map(i => Seq(i, s"v$i")))
+      assert(sizes == Seq(3, 3, 1))
+      assert(l.batchCount == 3)
+    } finally l.close()
+  }
+
+  test("an empty batch has no rows; columns unwritten in a row are null") {
+    val l = loader()
+    try {
+      assert(l.harvest().numRows == 0)
+      writeRow(l, Skip, "b only")
+      assert(rows(l.harvest(), l.projectedSchema) == Seq(Seq(null, "b only")))
+    } finally l.close()
+  }
+
+  test("writers are the same objects each time, by index and by name (case-insensitive)") {
+    val l = loader()
+    try {
+      assert(l.writer.column(0) eq l.writer.column("A"))
+      assert(l.writer.column("b") eq l.writer.column(1))
+      val e = intercept[IllegalArgumentException](l.writer.column("nope"))
+      assert(e.getMessage.contains("no column 'nope'") && e.getMessage.contains("a, b"))
+    } finally l.close()
+  }
+
+  test("a value of the wrong kind is a programming error naming the column") {
+    val l = loader()
+    try {
+      l.writer.start()
+      val e = intercept[IllegalStateException](l.writer.column("a").setString("x"))
+      assert(e.getMessage.contains("column 'a' is a int"))
+    } finally l.close()
+  }
+
+  test("close twice is fine; a zero-column loader counts rows") {
+    val l = loader()
+    l.close()
+    l.close()
+    val counter =
+      ResultSetLoaders.create(LoaderOptions(batchRows = 2), new StructType(), ProjectionFilter.All)
+    try {
+      (1 to 3).foreach(_ => writeRow(counter))
+      assert(counter.writer.isFull)
+    } finally counter.close()
+  }
+}
