@@ -34,7 +34,8 @@ final case class ErrorContext(path: String) {
       column: String = null,
       value: String = null,
       option: String = null
-  ): ScanException = new ScanException(message, path, line, offset, Option(column), Option(value), Option(option))
+  ): ScanException =
+    new ScanException(message, path, line, offset, Option(column), Option(value), Option(option))
 }
 
 /** A bad-input error a user can act on: it names the file, line, byte offset, column, a shortened value and

@@ -14,22 +14,27 @@ final class ReaderOptions(entries: Map[String, String]) extends Serializable {
     case None => default
     case Some(v) =>
       v.trim.toLowerCase(Locale.ROOT) match {
-        case "true"  => true
+        case "true" => true
         case "false" => false
-        case other   => throw new IllegalArgumentException(s"option '$name' must be true or false, got '$other'")
+        case other =>
+          throw new IllegalArgumentException(s"option '$name' must be true or false, got '$other'")
       }
   }
 
   def int(name: String, default: Int): Int = get(name) match {
-    case None    => default
+    case None => default
     case Some(v) =>
-      v.trim.toIntOption.getOrElse(throw new IllegalArgumentException(s"option '$name' must be an integer, got '$v'"))
+      v.trim.toIntOption.getOrElse(
+        throw new IllegalArgumentException(s"option '$name' must be an integer, got '$v'")
+      )
   }
 
   def long(name: String, default: Long): Long = get(name) match {
-    case None    => default
+    case None => default
     case Some(v) =>
-      v.trim.toLongOption.getOrElse(throw new IllegalArgumentException(s"option '$name' must be an integer, got '$v'"))
+      v.trim.toLongOption.getOrElse(
+        throw new IllegalArgumentException(s"option '$name' must be an integer, got '$v'")
+      )
   }
 
   def asMap: Map[String, String] = byKey
