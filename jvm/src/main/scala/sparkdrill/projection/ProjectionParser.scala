@@ -1,159 +1,148 @@
 package sparkdrill.projection
 
 import scala.collection.immutable.SortedSet
-import scala.collection.mutable.ArrayBuffer
 
-/** Parses Drill projection lists: `*`, `a`, `` `odd name` ``, `m.b.c`, `c[2]`, and lists of them. Requests
-  * for one column merge into a tree (`a.b, a.c` is `a(b, c)`; `c[2], c[0]` is `c[0, 2]`; `a, a.b` is all of
-  * `a`); naming the same column twice (`a, a` or `A, a`) is an error, as is anything unreadable, with the
-  * character where it is.
+/** A projection list that cannot be parsed or merged. `position` is the 0-based character offset in `list`
+  * where the problem is; the message shows it 1-based with a caret under the list.
+  */
+final class ProjectionException(val reason: String, val list: String, val position: Int)
+    extends IllegalArgumentException(ProjectionException.format(reason, list, position))
+
+object ProjectionException {
+  def format(reason: String, list: String, position: Int): String =
+    s"spark-drill: bad projection list (option 'project'): $reason at position ${position + 1}\n  $list\n  " +
+      (" " * position) + "^"
+}
+
+/** Parses Drill projection lists (the `project` option):
+  * {{{
+  * list    := (item (',' item)*)?          an empty list is count(*)
+  * item    := '*' | path
+  * path    := segment ('.' segment)* ('[' digits ']')?
+  * segment := identifier | '`' (any char, '``' for a backtick)* '`'
+  * }}}
+  * Identifiers are letters, digits, `_` and `$`; anything else must be quoted. Whitespace is allowed around
+  * items and commas. Names compare case-insensitively: `A, a` is a duplicate.
   */
 object ProjectionParser {
-  val MaxIndex = 65536
+  def isIdentChar(c: Char): Boolean = Character.isLetterOrDigit(c) || c == '_' || c == '$'
 
-  def parse(list: String): Projection = {
-    val items = new Parser(list).items()
-    val seen = scala.collection.mutable.HashMap.empty[String, RequestedColumn]
-    var wildcards = 0
-    items.foreach {
-      case (Projection.Wildcard, position) =>
-        wildcards += 1
-        if (wildcards > 1) throw new ProjectionException("'*' is listed twice", position)
-      case (c: RequestedColumn, position) =>
-        seen.get(c.key) match {
-          case Some(prior) if prior.shape == Shape.Whole || c.shape == Shape.Whole =>
-            if (prior.shape == c.shape)
-              throw new ProjectionException(s"column '${c.name}' is listed twice", position)
-          case Some(prior) if overlaps(prior.shape, c.shape) =>
-            throw new ProjectionException(s"column '${c.name}' is listed twice", position)
-          case _ => ()
-        }
-        seen(c.key) =
-          seen.get(c.key).map(p => p.copy(shape = Shape.merge(c.name, p.shape, c.shape))).getOrElse(c)
-    }
-    if (items.isEmpty) Projection.Empty
-    else {
-      // One item per column, at its first position, holding every request for it.
-      val ordered = ArrayBuffer.empty[Projection.Item]
-      val placed = scala.collection.mutable.HashSet.empty[String]
-      items.foreach {
-        case (Projection.Wildcard, _) => ordered += Projection.Wildcard
-        case (c: RequestedColumn, _) =>
-          if (placed.add(c.key)) ordered += seen(c.key)
-      }
-      Projection.Items(ordered.toSeq)
-    }
-  }
+  def parse(list: String): Projection = new Parser(list).parseList()
 
-  private def overlaps(a: Shape, b: Shape): Boolean = (a, b) match {
-    case (Shape.Members(x), Shape.Members(y)) =>
-      x.exists(m =>
-        y.exists(n =>
-          n.key == m.key && (m.shape == Shape.Whole || n.shape == Shape.Whole || overlaps(m.shape, n.shape))
-        )
-      )
-    case (Shape.Indexes(x), Shape.Indexes(y)) => x.intersect(y).nonEmpty
-    case _ => false
-  }
-
-  private final class Parser(text: String) {
+  private final class Parser(s: String) {
     private var pos = 0
 
-    def items(): Seq[(Projection.Item, Int)] = {
-      val out = ArrayBuffer.empty[(Projection.Item, Int)]
-      skipSpace()
-      if (pos == text.length) return Nil
-      out += item()
-      skipSpace()
-      while (pos < text.length) {
-        expect(',')
-        skipSpace()
-        out += item()
-        skipSpace()
+    private def fail(reason: String, at: Int = pos): Nothing = throw new ProjectionException(reason, s, at)
+    private def atEnd: Boolean = pos >= s.length
+    private def peek: Char = s.charAt(pos)
+    private def skipSpaces(): Unit = while (!atEnd && Character.isWhitespace(peek)) pos += 1
+
+    def parseList(): Projection = {
+      skipSpaces()
+      if (atEnd) return Projection.empty
+      val items = Vector.newBuilder[(ProjectionItem, Int)]
+      var more = true
+      while (more) {
+        skipSpaces()
+        val start = pos
+        items += parseItem() -> start
+        skipSpaces()
+        if (atEnd) more = false
+        else if (peek == ',') pos += 1
+        else fail(s"expected ',' or the end of the list, found '$peek'")
       }
-      out.toSeq
+      build(items.result())
     }
 
-    private def item(): (Projection.Item, Int) = {
-      val start = pos
-      if (peek == '*') { pos += 1; (Projection.Wildcard, start) }
-      else (path(), start)
+    /** Merges same-named columns in list order; a second `*` or a repeated path is an error at its place. */
+    private def build(items: Vector[(ProjectionItem, Int)]): Projection = {
+      var out = Vector.empty[ProjectionItem]
+      items.foreach {
+        case (ProjectionItem.Wildcard, at) =>
+          if (out.contains(ProjectionItem.Wildcard)) fail("'*' appears twice", at)
+          out :+= ProjectionItem.Wildcard
+        case (item: ProjectionItem.Column, at) =>
+          out.indexWhere {
+            case c: ProjectionItem.Column => c.column.matches(item.column.name)
+            case ProjectionItem.Wildcard => false
+          } match {
+            case -1 => out :+= item
+            case i =>
+              val prev = out(i).asInstanceOf[ProjectionItem.Column]
+              RequestedColumn.merge(prev.column, item.column) match {
+                case Right(merged) => out = out.updated(i, prev.copy(column = merged))
+                case Left(reason) => fail(reason, at)
+              }
+          }
+      }
+      Projection(out)
     }
 
-    private def path(): RequestedColumn = {
-      val name = segment()
-      skipSpace()
-      if (pos < text.length && peek == '.') {
+    private def parseItem(): ProjectionItem = {
+      if (atEnd) fail("expected a column name or '*'")
+      if (peek == '*') {
         pos += 1
-        skipSpace()
-        RequestedColumn(name, Shape.Members(Seq(path())))
-      } else if (pos < text.length && peek == '[') {
-        val indexes = ArrayBuffer.empty[Int]
-        while (pos < text.length && peek == '[') {
-          pos += 1
-          skipSpace()
-          indexes += index()
-          skipSpace()
-          expect(']')
-          skipSpace()
-          if (pos < text.length && (peek == '[' || peek == '.'))
-            throw new ProjectionException(
-              s"column '$name': only one index or member is supported after an index",
-              pos
-            )
-        }
-        RequestedColumn(name, Shape.Indexes(SortedSet(indexes.toSeq: _*)))
-      } else RequestedColumn(name, Shape.Whole)
+        ProjectionItem.Wildcard
+      } else ProjectionItem.Column(parsePath())
     }
 
-    private def index(): Int = {
-      val start = pos
-      while (pos < text.length && peek.isDigit) pos += 1
-      if (start == pos) throw new ProjectionException("an array index must be a number", start)
-      val n = BigInt(text.substring(start, pos))
-      if (n > MaxIndex) throw new ProjectionException(s"array index $n is larger than $MaxIndex", start)
-      n.toInt
-    }
-
-    private def segment(): String = {
-      val start = pos
-      if (pos < text.length && peek == '`') {
+    private def parsePath(): RequestedColumn = {
+      val names = Vector.newBuilder[String]
+      names += parseSegment()
+      while (!atEnd && peek == '.') {
         pos += 1
-        val sb = new StringBuilder
-        while (
-          pos < text.length && !(peek == '`' && !(pos + 1 < text.length && text.charAt(pos + 1) == '`'))
-        ) {
-          if (peek == '`') pos += 1 // a doubled backtick is one backtick
-          sb.append(peek)
-          pos += 1
-        }
-        if (pos >= text.length) throw new ProjectionException("a quoted name is never closed", start)
-        pos += 1
-        if (sb.isEmpty) throw new ProjectionException("a column name is empty", start)
-        sb.toString
-      } else {
-        while (pos < text.length && isNameChar(peek)) pos += 1
-        if (start == pos)
-          throw new ProjectionException(
-            if (pos < text.length) s"expected a column name, found '$peek'"
-            else "expected a column name at the end",
-            start
-          )
-        text.substring(start, pos)
+        if (!atEnd && peek == '*') fail("'*' is only allowed alone, not as a member ('m.*')")
+        names += parseSegment()
+      }
+      val index = if (!atEnd && peek == '[') Some(parseIndex()) else None
+      if (!atEnd && (peek == '[' || peek == '.'))
+        fail(if (peek == '[') "only one index is supported ('c[1]')" else "a member cannot follow an index")
+      val path = names.result()
+      val leafShape = index.fold[Shape](Shape.Whole)(i => Shape.Indexes(SortedSet(i)))
+      path.init.foldRight(RequestedColumn(path.last, leafShape)) { (parent, child) =>
+        RequestedColumn(parent, Shape.Members(Seq(child)))
       }
     }
 
-    private def isNameChar(c: Char): Boolean =
-      !c.isWhitespace && c != ',' && c != '.' && c != '[' && c != ']' && c != '`' && c != '*'
+    private def parseSegment(): String = {
+      if (atEnd) fail("expected a column name")
+      if (peek == '`') parseQuoted()
+      else {
+        val start = pos
+        while (!atEnd && isIdentChar(peek)) pos += 1
+        if (pos == start)
+          fail(s"expected a column name, found '$peek' (quote names with other characters in backticks)")
+        s.substring(start, pos)
+      }
+    }
 
-    private def peek: Char = text.charAt(pos)
-
-    private def expect(c: Char): Unit = {
-      if (pos >= text.length) throw new ProjectionException(s"expected '$c' at the end", pos)
-      if (peek != c) throw new ProjectionException(s"expected '$c', found '$peek'", pos)
+    private def parseQuoted(): String = {
+      val open = pos
       pos += 1
+      val sb = new StringBuilder
+      var closed = false
+      while (!closed) {
+        if (atEnd) fail("unterminated backtick-quoted name", open)
+        if (peek == '`') {
+          if (pos + 1 < s.length && s.charAt(pos + 1) == '`') { sb += '`'; pos += 2 }
+          else { pos += 1; closed = true }
+        } else { sb += peek; pos += 1 }
+      }
+      if (sb.isEmpty) fail("empty column name", open)
+      sb.result()
     }
 
-    private def skipSpace(): Unit = while (pos < text.length && text.charAt(pos).isWhitespace) pos += 1
+    private def parseIndex(): Int = {
+      pos += 1 // '['
+      skipSpaces()
+      val start = pos
+      while (!atEnd && Character.isDigit(peek)) pos += 1
+      if (pos == start) fail("expected a non-negative array index")
+      val index = s.substring(start, pos).toIntOption.getOrElse(fail("array index too large", start))
+      skipSpaces()
+      if (atEnd || peek != ']') fail("expected ']'")
+      pos += 1
+      index
+    }
   }
 }

@@ -5,7 +5,7 @@ import java.util.Locale
 import org.apache.spark.sql.types.{ArrayType, DataType, StringType, StructField, StructType}
 
 import sparkdrill.formats.text.TextBatchReader
-import sparkdrill.projection.{Projection, RequestedColumn, Shape}
+import sparkdrill.projection.{Projection, ProjectionItem, RequestedColumn, Shape}
 
 /** How one column of an explicit projection (the `project` option) is filled. */
 sealed trait Planned extends Serializable
@@ -24,14 +24,11 @@ object Planned {
   */
 object ProjectedColumns {
 
-  def resolve(plan: TablePlan, projection: Projection): Seq[(StructField, Planned)] = projection match {
-    case Projection.Empty => Nil
-    case items: Projection.Items =>
-      items.items.flatMap {
-        case Projection.Wildcard => plan.wildcardColumns
-        case c: RequestedColumn => Seq(column(plan, c))
-      }
-  }
+  def resolve(plan: TablePlan, projection: Projection): Seq[(StructField, Planned)] =
+    projection.items.flatMap {
+      case ProjectionItem.Wildcard => plan.wildcardColumns
+      case c: ProjectionItem.Column => Seq(column(plan, c.column))
+    }
 
   private def column(plan: TablePlan, c: RequestedColumn): (StructField, Planned) = {
     val table = plan.tableColumns.fields.find(_.name.equalsIgnoreCase(c.name))

@@ -6,12 +6,13 @@ import java.util.Locale
 import scala.collection.mutable
 
 import org.apache.hadoop.conf.Configuration
-import org.apache.spark.sql.types.{StringType, StructField, StructType}
+import org.apache.spark.sql.types.{MetadataBuilder, StringType, StructField, StructType}
 
-import sparkdrill.formats.{ReaderOptions, RecordColumns}
+import sparkdrill.formats.{ColumnMetadata, ReaderOptions, RecordColumns}
 import sparkdrill.formats.text.TextBatchReader
 import sparkdrill.loader.LoaderOptions
-import sparkdrill.projection.{Projection, ProjectionParser}
+import sparkdrill.projection.{FileInfo, Projection, ProjectionParser}
+import sparkdrill.scan.schema.{Discovery, FileSchema, Fill, PartitionStyle, ScanConfig, TableMerger}
 
 /** A table as planned on the driver at `load()`: the listed files, what discovery found in each, and the
   * resolved wildcard schema. Kept by the Spark `Table`, so every query on one DataFrame reuses it.
@@ -215,35 +216,52 @@ object TablePlan {
       throw new IllegalArgumentException(s"spark-drill: no readable files under ${paths.mkString(", ")}")
     // Discovery runs under a defined schema too: splits past a file's header need the header's order.
     val fileSchemas = discoverAll(files, options, conf)
-    val provided = options.get("providedSchema").map(ProvidedSchema.parse)
     new TablePlan(
       paths,
       options,
       files,
       fileSchemas,
-      tableColumns(options, fileSchemas, provided, files.map(_.displayPath)),
+      tableColumns(options, files, fileSchemas, definedSchema),
       definedSchema
     )
   }
 
-  /** The table columns of `*`: provided columns first (only those with strictSchema=true), then the files'
-    * columns in first-seen order; headerless text binds a provided schema by position, else it has `columns`.
+  /** The table columns of `*`, by the scan schema tracker's merge (SPEC 5): provided columns first (only
+    * those with strictSchema=true), then the files' columns in first-seen order, types widened across files,
+    * `schemaMode` and `typeConflict` applied; headerless text binds a provided schema by position, else it
+    * has `columns`. A NOT NULL column's default travels in its metadata for the readers' converters.
     */
   def tableColumns(
       options: ReaderOptions,
+      files: Seq[ScanFile],
       fileSchemas: Seq[StructType],
-      provided: Option[StructType],
-      paths: Seq[String]
+      definedSchema: Option[StructType]
   ): StructType = {
+    val config = ScanConfig.fromOptions(options, definedSchema)
     val header = options.boolean("header", default = false)
-    val fromFiles =
-      if (!header && provided.isDefined) new StructType()
-      else SchemaMode.from(options, paths).resolve(fileSchemas)
-    val base = provided match {
-      case Some(p) if options.boolean("strictSchema", default = false) || !header => p
-      case Some(p) => unionByName(Seq(p, fromFiles), keepNullability = true)
-      case None => fromFiles
+    val discovered = files.zip(fileSchemas).map { case (f, schema) =>
+      // Headerless files report the `columns` array, which a provided schema replaces by position.
+      val own = if (!header && config.positional) new StructType() else schema
+      FileSchema(
+        FileInfo(f.displayPath, f.dirs.toSeq, f.length, f.modificationTime),
+        own,
+        Discovery.HeaderOnly
+      )
     }
+    val hiveKeys =
+      if (config.partitionStyle == PartitionStyle.Hive)
+        files.flatMap(_.hiveKeys).map(_.toLowerCase(Locale.ROOT)).toSet
+      else Set.empty[String]
+    val merged = TableMerger.merge(config, discovered, hiveKeys)
+    val base = StructType(merged.columns.map { c =>
+      val metadata = new MetadataBuilder()
+      c.fill match {
+        case Fill.Default(literal) if !c.nullable =>
+          metadata.putString(ColumnMetadata.DefaultKey, literal.toString)
+        case _ => ()
+      }
+      StructField(c.name, c.dataType, c.nullable, metadata.build())
+    })
     // The corrupt-record and rescued-data columns, when asked for, are string columns after the data.
     Seq("columnNameOfCorruptRecord", "rescuedDataColumn").flatMap(options.get).foldLeft(base) { (schema, c) =>
       if (schema.fieldNames.exists(_.equalsIgnoreCase(c))) schema else schema.add(StructField(c, StringType))

@@ -1,0 +1,243 @@
+package sparkdrill.scan.schema
+
+import java.util.Locale
+
+import scala.collection.mutable
+
+import org.apache.spark.sql.types.{DataType, StructField}
+
+import sparkdrill.scan.schema.TypeLattice.Kind
+
+/** Where a table column comes from. */
+sealed trait ColumnOrigin extends Serializable
+
+object ColumnOrigin {
+  case object Provided extends ColumnOrigin
+  case object Defined extends ColumnOrigin
+  final case class Discovered(firstFile: String) extends ColumnOrigin
+}
+
+/** One column of the merged table: what every reader must produce for it, and how to fill it where a file
+  * lacks it. `position` is the field index for headerless text bound by position.
+  */
+final case class ScanColumn(
+    name: String,
+    dataType: DataType,
+    nullable: Boolean,
+    fill: Fill,
+    origin: ColumnOrigin,
+    position: Option[Int]
+) {
+  def field: StructField = StructField(name, dataType, nullable)
+  def key: String = name.toLowerCase(Locale.ROOT)
+
+  def firstFile: Option[String] = origin match {
+    case ColumnOrigin.Discovered(f) => Some(f)
+    case _ => None
+  }
+}
+
+/** The table columns of the whole scan (projection aside), with per-file reports. */
+final case class MergedTable(
+    columns: Vector[ScanColumn],
+    reports: Seq[FileReport],
+    warnings: Seq[String],
+    droppedTypes: Map[String, DataType],
+    fileColumns: Map[String, Set[String]]
+) {
+  def find(name: String): Option[(ScanColumn, Int)] =
+    columns.zipWithIndex.find(_._1.name.equalsIgnoreCase(name))
+}
+
+/** Unions the reader schemas of the files (already in path order) under the schema mode, the type conflict
+  * rule, the provided schema and the defined schema (SPEC 5).
+  */
+object TableMerger {
+  private def lower(s: String): String = s.toLowerCase(Locale.ROOT)
+
+  private sealed trait Entry
+  private final case class Fixed(column: ScanColumn) extends Entry
+  private final class Found(val name: String, val firstFile: String) extends Entry {
+    var kind: Kind = TypeLattice.NullOnly
+
+    /** Distinct kinds seen, with the first file and type that showed each: for naming both sides of a conflict. */
+    val seen: mutable.ArrayBuffer[(Kind, String, DataType)] = mutable.ArrayBuffer.empty
+  }
+
+  /** `partitionKeys`: lower-case hive keys, which are partition columns even when the provided schema types
+    * them.
+    */
+  def merge(config: ScanConfig, files: Seq[FileSchema], partitionKeys: Set[String]): MergedTable = {
+    val warnings = Vector.newBuilder[String]
+    val entries = mutable.LinkedHashMap.empty[String, Entry]
+    def position(i: Int) = if (config.positional) Some(i) else None
+
+    config.definedSchema match {
+      case Some(defined) =>
+        defined.fields.zipWithIndex.foreach { case (f, i) =>
+          entries(lower(f.name)) = Fixed(
+            ScanColumn(f.name, f.dataType, f.nullable, Fill.of(f, None), ColumnOrigin.Defined, position(i))
+          )
+        }
+        if (config.providedSchema.isDefined)
+          warnings += "providedSchema is ignored: the schema given with .schema(...) defines the columns"
+      case None =>
+        config.providedSchema.foreach { provided =>
+          provided.columns.filterNot(c => partitionKeys(lower(c.field.name))).zipWithIndex.foreach {
+            case (c, i) =>
+              val f = c.field
+              entries(lower(f.name)) =
+                Fixed(ScanColumn(f.name, f.dataType, f.nullable, c.fill, ColumnOrigin.Provided, position(i)))
+          }
+          provided.ignoredDefaults.foreach { n =>
+            warnings += s"providedSchema: the DEFAULT of nullable column '$n' is ignored (only NOT NULL columns take defaults)"
+          }
+        }
+    }
+
+    val closed = config.definedSchema.isDefined || (config.strictSchema && config.providedSchema.isDefined)
+    val first = files.find(_.schema.nonEmpty)
+    val firstKeys = first.map(_.schema.fieldNames.map(lower).toSet).getOrElse(Set.empty)
+    val statuses = Vector.newBuilder[(FileSchema, Seq[(StructField, ColumnStatus)])]
+
+    files.foreach { file =>
+      if (config.schemaMode == SchemaMode.Fail && file.schema.nonEmpty)
+        checkSameColumns(first.get, firstKeys, file)
+      val isFirst = first.exists(_ eq file)
+      val perColumn = file.schema.fields.toSeq.map { field =>
+        val key = lower(field.name)
+        val kind = {
+          val k = TypeLattice.of(field.dataType)
+          if (config.allTextMode) TypeLattice.allText(k) else k
+        }
+        val status: ColumnStatus =
+          if (config.positional) ColumnStatus.ByPosition
+          else
+            entries.get(key) match {
+              case Some(Fixed(col)) =>
+                if (col.dataType == field.dataType) ColumnStatus.Matched else ColumnStatus.Converted
+              case Some(found: Found) => observe(config, found, kind, field, file)
+              case None if closed =>
+                ColumnStatus.Dropped(
+                  if (config.definedSchema.isDefined) DropReason.DefinedSchema else DropReason.StrictSchema
+                )
+              case None if config.schemaMode == SchemaMode.Strict && !isFirst =>
+                ColumnStatus.Dropped(DropReason.SchemaModeStrict)
+              case None =>
+                val found = new Found(field.name, file.path)
+                found.kind = kind
+                found.seen += ((kind, file.path, field.dataType))
+                entries(key) = found
+                ColumnStatus.Added
+            }
+        field -> status
+      }
+      statuses += file -> perColumn
+    }
+
+    val columns = entries.values.toVector.map {
+      case Fixed(c) => c
+      case f: Found =>
+        ScanColumn(
+          f.name,
+          TypeLattice.toType(f.kind),
+          nullable = true,
+          Fill.Null,
+          ColumnOrigin.Discovered(f.firstFile),
+          None
+        )
+    }
+    val byKey = columns.map(c => c.key -> c).toMap
+    val all = statuses.result()
+
+    val dropped =
+      all.flatMap(_._2).collect { case (f, ColumnStatus.Dropped(_)) => lower(f.name) -> f.dataType }
+    dropped.map(_._1).distinct.foreach { k =>
+      val files =
+        all.filter(_._2.exists { case (f, s) => lower(f.name) == k && s.isInstanceOf[ColumnStatus.Dropped] })
+      warnings += s"column '${all.flatMap(_._2).find(x => lower(x._1.name) == k).get._1.name}' of " +
+        s"${files.map(_._1.path).mkString(", ")} is not a table column and is ignored (${reasonText(config)})"
+    }
+    val droppedTypes =
+      dropped.groupBy(_._1).map { case (k, ts) => k -> ts.map(_._2).reduce(TypeLattice.widen) }
+
+    val reports = all.map { case (file, perColumn) =>
+      val keys = file.schema.fieldNames.map(lower).toSet
+      FileReport(
+        path = file.path,
+        discovery = file.discovery,
+        columns = perColumn.map { case (field, status) =>
+          val table = byKey.get(lower(field.name)).filter(_ => !status.isInstanceOf[ColumnStatus.Dropped])
+          ColumnReport(
+            field.name,
+            field.dataType,
+            status,
+            table.map(_.name),
+            table.map(_.dataType),
+            table.flatMap(_.firstFile)
+          )
+        },
+        missing = if (config.positional) Nil else columns.filterNot(c => keys(c.key)).map(_.name)
+      )
+    }
+    reports.flatMap(_.conflicts).foreach(c => warnings += s"type conflict widened: ${c.describe}")
+
+    MergedTable(
+      columns,
+      reports,
+      warnings.result(),
+      droppedTypes,
+      files.map(f => f.path -> f.schema.fieldNames.map(lower).toSet).toMap
+    )
+  }
+
+  private def reasonText(config: ScanConfig): String =
+    if (config.definedSchema.isDefined) "the schema given with .schema(...) defines the columns"
+    else if (config.strictSchema) "strictSchema=true keeps only the provided columns"
+    else "schemaMode=strict keeps the first file's columns"
+
+  /** Joins one more sighting into a discovered column, naming the earlier file when the types clash. */
+  private def observe(
+      config: ScanConfig,
+      found: Found,
+      kind: Kind,
+      field: StructField,
+      file: FileSchema
+  ): ColumnStatus = {
+    val clash = found.seen.iterator
+      .flatMap { case (k, f, t) =>
+        TypeLattice
+          .conflict(found.name, k, kind)
+          .map(path => TypeConflict(found.name, path, t, f, field.dataType, file.path))
+      }
+      .nextOption()
+    if (!found.seen.exists(_._1 == kind)) found.seen += ((kind, file.path, field.dataType))
+    val widened = TypeLattice.join(found.kind, kind)
+    clash match {
+      case Some(c) if config.typeConflict == TypeConflictMode.Fail =>
+        throw new SchemaException(
+          s"type conflict: ${c.describe} (typeConflict=fail; typeConflict=widen would make the column " +
+            s"${TypeLattice.toType(widened).simpleString})"
+        )
+      case _ =>
+    }
+    found.kind = widened
+    clash.fold[ColumnStatus](ColumnStatus.Matched)(ColumnStatus.Widened(_))
+  }
+
+  private def checkSameColumns(first: FileSchema, firstKeys: Set[String], file: FileSchema): Unit = {
+    val names = file.schema.fieldNames.toSeq
+    val missing = first.schema.fieldNames.filterNot(n => names.exists(_.equalsIgnoreCase(n)))
+    val extra = names.filterNot(n => firstKeys(lower(n)))
+    if (missing.nonEmpty || extra.nonEmpty) {
+      val parts = Seq(
+        if (missing.nonEmpty) Some(s"lacks ${missing.mkString(", ")}") else None,
+        if (extra.nonEmpty) Some(s"has extra ${extra.mkString(", ")}") else None
+      ).flatten
+      throw new SchemaException(
+        s"file ${file.path} ${parts.mkString(" and ")}, unlike the first file ${first.path} " +
+          "(schemaMode=fail; schemaMode=evolve unions the files' columns)"
+      )
+    }
+  }
+}
