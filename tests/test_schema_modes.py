@@ -32,7 +32,9 @@ def test_strict_keeps_the_first_files_columns(spark: SparkSession, tmp_path: Pat
 
 def test_fail_names_the_file_and_the_columns(spark: SparkSession, tmp_path: Path) -> None:
     root = write_files(tmp_path, FILES) / "t"
-    with pytest.raises(Exception, match=r"f1.csv has extra c, unlike the first file .*f0.csv \(schemaMode=fail"):
+    with pytest.raises(
+        Exception, match=r"f1.csv has extra c, unlike the first file .*f0.csv \(schemaMode=fail"
+    ):
         sd.read(spark, str(root), header=True, schema_mode="fail")
 
 
