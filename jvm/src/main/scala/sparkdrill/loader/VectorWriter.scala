@@ -116,45 +116,72 @@ private[loader] abstract class VectorWriter(
   def map: MapWriter = wrong("map")
 }
 
-/** Fixed-width values: boolean, byte, short, int, long, float, double, date, timestamp, decimal. */
+/** Fixed-width values: boolean, byte, short, int, long, float, double, date, timestamp, decimal. The type is
+  * resolved to a code once, so the per-value path is a compare and a put.
+  */
 private[loader] final class FixedWriter(
     field: StructField,
     source: ValueSource,
     batch: BatchState,
     width: Int
 ) extends VectorWriter(field, source, batch) {
+  import FixedWriter._
+
   private val maxPosition: Long = batch.options.batchBytes / width
+  private val code: Int = field.dataType match {
+    case BooleanType => Bool
+    case ByteType => Byte8
+    case ShortType => Short16
+    case IntegerType | DateType => Int32
+    case LongType | TimestampType | TimestampNTZType => Long64
+    case FloatType => Float32
+    case DoubleType => Double64
+    case _: DecimalType => Dec
+    case other => throw new IllegalArgumentException(s"not a fixed-width type: ${other.simpleString}")
+  }
+  // Positions below this are known to fit the vector, so most writes skip `reserve`.
+  private var capacity = 0
+
+  override def bind(v: org.apache.spark.sql.execution.vectorized.WritableColumnVector): Unit = {
+    super.bind(v)
+    capacity = 0
+  }
 
   // A fixed-width vector only outgrows the byte limit with a tiny limit or a long array.
   @inline private def room(): Int = {
-    val p = source.position
-    if (p >= maxPosition) batch.overflow(this)
-    val q = source.position
-    vector.reserve(q + 1)
-    vector.putNotNull(q)
-    q
+    var p = source.position
+    if (p >= maxPosition) {
+      batch.overflow(this)
+      p = source.position
+    }
+    if (p >= capacity) {
+      vector.reserve(p + 1)
+      capacity = p + 1
+    }
+    vector.putNotNull(p)
+    p
   }
 
-  override def setBoolean(v: Boolean): Unit = field.dataType match {
-    case BooleanType => val p = room(); vector.putBoolean(p, v); written()
-    case _ => super.setBoolean(v)
-  }
-  override def setInt(v: Int): Unit = field.dataType match {
-    case IntegerType | DateType => val p = room(); vector.putInt(p, v); written()
-    case ShortType => val p = room(); vector.putShort(p, v.toShort); written()
-    case ByteType => val p = room(); vector.putByte(p, v.toByte); written()
-    case LongType => setLong(v.toLong)
-    case _ => super.setInt(v)
-  }
-  override def setLong(v: Long): Unit = field.dataType match {
-    case LongType | TimestampType | TimestampNTZType => val p = room(); vector.putLong(p, v); written()
-    case _ => super.setLong(v)
-  }
-  override def setDouble(v: Double): Unit = field.dataType match {
-    case DoubleType => val p = room(); vector.putDouble(p, v); written()
-    case FloatType => val p = room(); vector.putFloat(p, v.toFloat); written()
-    case _ => super.setDouble(v)
-  }
+  override def setBoolean(v: Boolean): Unit =
+    if (code == Bool) { val p = room(); vector.putBoolean(p, v); written() }
+    else super.setBoolean(v)
+
+  override def setInt(v: Int): Unit =
+    if (code == Int32) { val p = room(); vector.putInt(p, v); written() }
+    else if (code == Short16) { val p = room(); vector.putShort(p, v.toShort); written() }
+    else if (code == Byte8) { val p = room(); vector.putByte(p, v.toByte); written() }
+    else if (code == Long64 && field.dataType == LongType) setLong(v.toLong)
+    else super.setInt(v)
+
+  override def setLong(v: Long): Unit =
+    if (code == Long64) { val p = room(); vector.putLong(p, v); written() }
+    else super.setLong(v)
+
+  override def setDouble(v: Double): Unit =
+    if (code == Double64) { val p = room(); vector.putDouble(p, v); written() }
+    else if (code == Float32) { val p = room(); vector.putFloat(p, v.toFloat); written() }
+    else super.setDouble(v)
+
   override def setDecimal(v: Decimal): Unit = field.dataType match {
     case d: DecimalType =>
       val copy = v.clone()
@@ -165,14 +192,14 @@ private[loader] final class FixedWriter(
       written()
     case _ => super.setDecimal(v)
   }
-  override def setDate(days: Int): Unit = field.dataType match {
-    case DateType => val p = room(); vector.putInt(p, days); written()
-    case _ => super.setDate(days)
-  }
-  override def setTimestamp(micros: Long): Unit = field.dataType match {
-    case TimestampType | TimestampNTZType => val p = room(); vector.putLong(p, micros); written()
-    case _ => super.setTimestamp(micros)
-  }
+
+  override def setDate(days: Int): Unit =
+    if (field.dataType == DateType) { val p = room(); vector.putInt(p, days); written() }
+    else super.setDate(days)
+
+  override def setTimestamp(micros: Long): Unit =
+    if (code == Long64 && field.dataType != LongType) { val p = room(); vector.putLong(p, micros); written() }
+    else super.setTimestamp(micros)
 
   protected def putZero(p: Int): Unit = {
     vector.reserve(p + 1)
@@ -193,15 +220,38 @@ private[loader] final class FixedWriter(
   def bytesUsed: Long = (source.position + 1L) * width
 }
 
+private[loader] object FixedWriter {
+  val Bool = 0
+  val Byte8 = 1
+  val Short16 = 2
+  val Int32 = 3
+  val Long64 = 4
+  val Float32 = 5
+  val Double64 = 6
+  val Dec = 7
+}
+
 /** Strings and binary: the bytes go to the vector's child, so the byte limit watches that child. */
 private[loader] final class BytesWriter(field: StructField, source: ValueSource, batch: BatchState)
     extends VectorWriter(field, source, batch) {
 
+  // The vector's byte store, and the positions known to fit: cached per bound vector.
+  private var store: org.apache.spark.sql.execution.vectorized.WritableColumnVector = _
+  private var capacity = 0
+
+  override def bind(v: org.apache.spark.sql.execution.vectorized.WritableColumnVector): Unit = {
+    super.bind(v)
+    store = v.arrayData()
+    capacity = 0
+  }
+
   override def setBytes(bytes: Array[Byte], offset: Int, length: Int): Unit = {
-    if (vector.arrayData().getElementsAppended.toLong + length > batch.options.batchBytes)
-      batch.overflow(this)
+    if (store.getElementsAppended.toLong + length > batch.options.batchBytes) batch.overflow(this)
     val p = source.position
-    vector.reserve(p + 1)
+    if (p >= capacity) {
+      vector.reserve(p + 1)
+      capacity = p + 1
+    }
     vector.putNotNull(p)
     vector.putByteArray(p, bytes, offset, length)
     written()
@@ -213,5 +263,5 @@ private[loader] final class BytesWriter(field: StructField, source: ValueSource,
     vector.putByteArray(p, Array.emptyByteArray, 0, 0)
   }
 
-  def bytesUsed: Long = vector.arrayData().getElementsAppended.toLong
+  def bytesUsed: Long = store.getElementsAppended.toLong
 }
