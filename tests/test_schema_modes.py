@@ -80,3 +80,27 @@ def test_partition_label_and_partition_columns_option(spark: SparkSession, tmp_p
     assert sd.read(spark, str(tmp_path), header=True, partition_columns=False).columns == ["v"]
     hidden = sd.read(spark, str(tmp_path), header=True, partition_columns=False).select("v", "dir1")
     assert [tuple(r) for r in hidden.collect()] == [("1", "q1")]
+
+
+def test_infer_types_from_a_sample_and_widen_across_files(spark: SparkSession, tmp_path: Path) -> None:
+    write_files(
+        tmp_path,
+        {
+            "a.csv": "n,x,flag,day,code,big,empty\n1,1,true,2024-01-31,007,1,\n2,2,false,2024-02-01,010,2,\n",
+            "b.csv": "n,x,flag,day,code,big\n3,2.5,true,2024-02-02,011,9999999999\n",
+        },
+    )
+    df = sd.read(spark, str(tmp_path), header=True, infer_types=True)
+    types = {f.name: f.dataType.simpleString() for f in df.schema.fields}
+    assert types == {
+        "n": "int",
+        "x": "double",
+        "flag": "boolean",
+        "day": "date",
+        "code": "string",
+        "big": "bigint",
+        "empty": "string",
+    }
+    assert sorted(r.x for r in df.collect()) == [1.0, 2.0, 2.5]
+    sampled = sd.read(spark, str(tmp_path), header=True, infer_types=True, sample_rows=1)
+    assert {f.name: f.dataType.simpleString() for f in sampled.schema.fields}["x"] == "double"

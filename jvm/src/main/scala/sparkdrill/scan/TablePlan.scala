@@ -239,13 +239,15 @@ object TablePlan {
   ): StructType = {
     val config = ScanConfig.fromOptions(options, definedSchema)
     val header = options.boolean("header", default = false)
+    val discovery =
+      if (options.boolean("inferTypes", default = false)) Discovery.Sampled else Discovery.HeaderOnly
     val discovered = files.zip(fileSchemas).map { case (f, schema) =>
       // Headerless files report the `columns` array, which a provided schema replaces by position.
       val own = if (!header && config.positional) new StructType() else schema
       FileSchema(
         FileInfo(f.displayPath, f.dirs.toSeq, f.length, f.modificationTime),
         own,
-        Discovery.HeaderOnly
+        discovery
       )
     }
     val hiveKeys =

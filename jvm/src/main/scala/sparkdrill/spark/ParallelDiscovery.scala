@@ -27,7 +27,9 @@ private[spark] object ParallelDiscovery {
           sc.setJobDescription(s"spark-drill: discover the schemas of ${files.size} files")
           val schemas = sc
             .parallelize(files, slices)
-            .map(f => SchemaDiscovery.discover(f, options, shared.value.value, sampleRows = 0))
+            .map(f =>
+              SchemaDiscovery.discover(f, options, shared.value.value, SchemaDiscovery.sampleRows(options))
+            )
             .collect()
           schemas.toIndexedSeq: IndexedSeq[StructType]
         } finally {
