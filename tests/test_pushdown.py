@@ -107,3 +107,13 @@ def test_statistics_let_small_scans_broadcast(spark: SparkSession, years: Path) 
     joined = left.join(right, left.x == right.y)
     assert "BroadcastHashJoin" in joined._jdf.queryExecution().executedPlan().toString()
     assert xs(joined.select("x")) == ["1", "2", "3", "4", "5", "6"]
+
+
+def test_count_respects_quoted_line_ends_and_counts_malformed_records(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    write_files(tmp_path, {"q.csv": 'a,b\n1,"two\nlines"\n2,x\n3,"never closed\n'})
+    df = spark.read.format("drill").option("header", "true").load(str(tmp_path))
+    assert df.count() == 3  # PERMISSIVE keeps the malformed record
+    dropped = spark.read.format("drill").option("header", "true").option("mode", "DROPMALFORMED")
+    assert dropped.load(str(tmp_path)).count() == 2

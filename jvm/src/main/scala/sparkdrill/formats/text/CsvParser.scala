@@ -244,13 +244,21 @@ final class CsvParser(in: InputStream, settings: CsvSettings, startOffset: Long 
     quotedFlags = java.util.Arrays.copyOf(quotedFlags, n)
   }
 
-  @inline private def appendByte(b: Byte): Unit = {
+  /** Reads the next record's boundaries only (quotes respected, field bytes not kept): for `count(*)`. */
+  def skipNext(): Boolean = {
+    discard = true
+    try next()
+    finally discard = false
+  }
+  private var discard = false
+
+  @inline private def appendByte(b: Byte): Unit = if (!discard) {
     if (length == bytes.length) bytes = java.util.Arrays.copyOf(bytes, bytes.length * 2)
     bytes(length) = b
     length += 1
   }
 
-  private def appendRange(from: Int, n: Int): Unit = {
+  private def appendRange(from: Int, n: Int): Unit = if (!discard) {
     if (length + n > bytes.length)
       bytes = java.util.Arrays.copyOf(bytes, math.max(bytes.length * 2, length + n))
     System.arraycopy(buf, from, bytes, length, n)

@@ -56,6 +56,9 @@ final class TextBatchReader(negotiator: SchemaNegotiator, settings: CsvSettings)
       keep
   }
   parser.captureRaw = corruptWriter != null
+  // Nothing to convert or keep: records are only counted (a record with an unclosed quote still counts
+  // as malformed), so their bytes need not be copied.
+  private val countOnly = !anyConverted && corruptWriter == null && mode != ParseMode.FailFast
 
   /** Records dropped (DROPMALFORMED) or kept with nulls (PERMISSIVE) because they were malformed. */
   var malformed: Long = 0L
@@ -127,7 +130,8 @@ final class TextBatchReader(negotiator: SchemaNegotiator, settings: CsvSettings)
     if (done) return false
     while (!writer.isFull) {
       val endOfLast = parser.position
-      if (!parser.next() || parser.recordOffset >= endBoundary) {
+      val found = if (countOnly) parser.skipNext() else parser.next()
+      if (!found || parser.recordOffset >= endBoundary) {
         checkBoundary(endOfLast)
         done = true
         return false
