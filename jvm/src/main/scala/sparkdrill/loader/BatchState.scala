@@ -29,6 +29,9 @@ private[loader] final class BatchState(val options: LoaderOptions) {
   val row = new RowSource
   val slots: ArrayBuffer[ColumnSlot] = ArrayBuffer.empty
 
+  /** Top-level columns written in the row being written. */
+  var writtenInRow = 0
+
   /** Rows saved in the active vectors. */
   var rowCount = 0
 

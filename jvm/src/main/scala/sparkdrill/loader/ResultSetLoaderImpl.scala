@@ -29,6 +29,7 @@ private[loader] final class ResultSetLoaderImpl(
   private var version = 0
   private var batches = 0L
   private var live: Array[VectorWriter] = Array.empty
+  private var allScalar = true
   private var closed = false
 
   initial.fields.foreach(addColumn)
@@ -48,17 +49,22 @@ private[loader] final class ResultSetLoaderImpl(
     if (batch.pendingReset) resetActive()
     batch.row.row = batch.rowCount
     batch.row.epoch += 1
+    batch.writtenInRow = 0
   }
 
   def save(): Unit = {
-    var i = 0
-    while (i < live.length) {
-      live(i).endValue()
-      i += 1
+    // Scalars written in this row need nothing more; arrays and structs finish their values here.
+    if (!allScalar || batch.writtenInRow < live.length) {
+      var i = 0
+      while (i < live.length) {
+        live(i).endValue()
+        i += 1
+      }
     }
     batch.rowCount += 1
     batch.row.row = batch.rowCount
     batch.row.epoch += 1
+    batch.writtenInRow = 0
   }
 
   private def resetActive(): Unit = {
@@ -101,7 +107,9 @@ private[loader] final class ResultSetLoaderImpl(
       batch.slots += slot
       byName(field.name.toLowerCase(Locale.ROOT)) = batch.slots.length - 1
       fields = fields :+ field
+      slot.live.foreach(_.topLevel = true)
       live = batch.slots.flatMap(_.live).toArray
+      allScalar = live.forall(w => w.isInstanceOf[FixedWriter] || w.isInstanceOf[BytesWriter])
       version += 1
       writer
   }

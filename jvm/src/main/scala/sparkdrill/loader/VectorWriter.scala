@@ -20,7 +20,18 @@ private[loader] abstract class VectorWriter(
   def isProjected: Boolean = true
 
   /** Marks the current value as written. */
-  @inline protected final def written(): Unit = writtenEpoch = source.epoch
+  @inline protected final def written(): Unit = {
+    val e = source.epoch
+    if (writtenEpoch != e) {
+      writtenEpoch = e
+      if (topLevel) batch.writtenInRow += 1
+    }
+  }
+
+  /** A row's own column (not a member or element): counted so that a row with every column written needs no
+    * filling when saved.
+    */
+  var topLevel: Boolean = false
   final def isWritten: Boolean = writtenEpoch == source.epoch
   final def forgetWritten(): Unit = writtenEpoch = -1L
 
@@ -221,14 +232,14 @@ private[loader] final class FixedWriter(
 }
 
 private[loader] object FixedWriter {
-  val Bool = 0
-  val Byte8 = 1
-  val Short16 = 2
-  val Int32 = 3
-  val Long64 = 4
-  val Float32 = 5
-  val Double64 = 6
-  val Dec = 7
+  final val Bool = 0
+  final val Byte8 = 1
+  final val Short16 = 2
+  final val Int32 = 3
+  final val Long64 = 4
+  final val Float32 = 5
+  final val Double64 = 6
+  final val Dec = 7
 }
 
 /** Strings and binary: the bytes go to the vector's child, so the byte limit watches that child. */
