@@ -289,7 +289,7 @@ def run_all(
                         "queries": {},
                     }
     return {
-        "time": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        "time": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "data": str(data),
         "sizes": {
             fmt: {
