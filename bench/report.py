@@ -12,6 +12,17 @@ from bench.queries import BY_ID
 
 MB = 1e6
 
+# The speed targets of issues 6 and 7: (format, query, engine compared with, how many times faster the
+# spark-drill baseline must be, what it is).
+TARGETS = (
+    ("csv", "Q2", "spark-csv-aligned", 2.5, "narrow projection: 2.5x Spark CSV, explicit schema, aligned"),
+    ("csv", "Q2", "duckdb-csv", 1.0, "narrow projection: ahead of DuckDB"),
+    ("csv", "Q3", "spark-csv-aligned", 2.0, "all columns typed: 2x Spark CSV, same explicit schema, aligned"),
+    ("csv", "Q1", "spark-csv-aligned", 1.0, "count(*): at least as fast as Spark CSV count()"),
+    ("csv", "Q5", "spark-csv-aligned-infer", 50.0, "schema discovery: 50x Spark CSV inferSchema (aligned)"),
+    ("csv", "Q5", "spark-csv-infer", 50.0, "schema discovery: 50x Spark CSV inferSchema"),
+)
+
 
 def data_bytes(res: dict[str, Any], rec: dict[str, Any]) -> int:
     sizes = res["sizes"][rec["fmt"]]
@@ -72,6 +83,43 @@ def table(res: dict[str, Any], fmt: str) -> str:
     return "\n".join(lines)
 
 
+def _median(res: dict[str, Any], engine: str, query: str) -> float | None:
+    rec = next((r for r in res["results"] if r["engine"] == engine and r["status"] == "ok"), None)
+    q = rec["queries"].get(query) if rec else None
+    return float(q["median"]) if q and q["status"] == "ok" and q.get("median") else None
+
+
+def targets(res: dict[str, Any]) -> str:
+    """The speed targets, each as the measured ratio and whether it holds."""
+    lines = [
+        "| target | measured (other / spark-drill time) | met |",
+        "|---|---:|---|",
+    ]
+    for fmt, query, other, need, what in TARGETS:
+        mine, theirs = _median(res, BASELINE[fmt], query), _median(res, other, query)
+        if mine is None or theirs is None:
+            missing = BASELINE[fmt] if mine is None else other
+            lines.append(f"| {what} | - | not measured ({missing}: no correct result) |")
+        else:
+            ratio = theirs / mine
+            lines.append(
+                f"| {what} | {ratio:.2f}x (need {need:g}x) | {'yes' if ratio >= need else '**no**'} |"
+            )
+    wrong = []
+    for fmt in ("csv", "json"):
+        base = next((r for r in res["results"] if r["engine"] == BASELINE[fmt]), None)
+        if base is None or base["status"] != "ok":
+            continue
+        bad = [q for q, v in base["queries"].items() if v["status"] not in ("ok", "n/a")]
+        wrong += [f"{BASELINE[fmt]} {q}" for q in bad]
+    lines.append(
+        "| spark-drill answers right on every query | "
+        + ("all right" if not wrong else "wrong or failed: " + ", ".join(wrong))
+        + f" | {'yes' if not wrong else '**no**'} |"
+    )
+    return "\n".join(lines)
+
+
 def markdown(res: dict[str, Any]) -> str:
     m = res["machine"]
     v = m["versions"]
@@ -93,6 +141,7 @@ def markdown(res: dict[str, Any]) -> str:
     ]
     for fmt in ("csv", "json"):
         out += [f"## {fmt.upper()}", "", table(res, fmt), ""]
+    out += ["## Targets", "", targets(res), ""]
     out += [
         "## Engines",
         "",
@@ -101,6 +150,8 @@ def markdown(res: dict[str, Any]) -> str:
     ]
     for rec in res["results"]:
         status = rec["status"] if rec["status"] == "ok" else f"{rec['status']}: {rec.get('note', '')}"
+        if rec.get("shared_jvm"):
+            status += " (shared JVM)"
         out.append(
             f"| {rec['engine']} | {rec['data']}/ | {rec['description']} | {status} | "
             f"{_f(rec.get('start_s'), '.1f')} | {_f(rec.get('wall_s'), '.0f')} |"
