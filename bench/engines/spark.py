@@ -1,0 +1,293 @@
+"""Spark engines: the built-in CSV and JSON readers (several configurations) and spark-drill.
+
+Each runs in its own process with one local[2] session. Q1-Q4 read one DataFrame built (and its files
+listed) once, untimed; Q5 builds a fresh one each run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from bench.engines.base import Engine, NotApplicable, Unavailable
+from bench.queries import DIR0_REGEX
+from bench.schema import DISTINCT_COLUMN, SUM_COLUMN, columns, ddl
+from bench.truth import Answer
+
+if TYPE_CHECKING:
+    from pyspark.sql import Column, DataFrame, DataFrameReader, SparkSession
+
+SPARK_CONF = {
+    "spark.ui.enabled": "false",
+    "spark.ui.showConsoleProgress": "false",
+    "spark.sql.shuffle.partitions": "4",
+    "spark.sql.session.timeZone": "UTC",
+    "spark.driver.memory": os.environ.get("BENCH_DRIVER_MEMORY", "4g"),
+}
+DRILL_CATALOG = "sparkdrill.spark.DrillCatalog"
+DRILL_SOURCE = "sparkdrill.spark.DrillSource"
+PARTITION_COLUMN = re.compile(r"dir\d+")
+
+
+class Shared:
+    """With `jvm` set (the runner's --shared-jvm), every Spark engine of the process gets its own
+    session (`newSession()`) of one SparkContext, started with the spark-drill jar when there is one."""
+
+    jvm = False
+
+
+class SparkEngine(Engine):
+    family = "spark"
+    source = "csv"  # the format name given to spark.read.format
+    options: ClassVar[dict[str, str]] = {}  # reader options
+    explicit_schema = False  # read with .schema(DDL of the canonical columns)
+    discovery_options: ClassVar[dict[str, str]] = {}  # Q5: options (the schema is never given)
+
+    spark: SparkSession
+    df: DataFrame
+
+    # ------------------------------------------------------------------------------------------ session
+    def configure(self, builder: SparkSession.Builder) -> SparkSession.Builder:
+        return builder
+
+    def start(self) -> None:
+        from pyspark.sql import SparkSession
+
+        builder = SparkSession.builder.master("local[2]")
+        builder = builder.appName("bench-shared" if Shared.jvm else f"bench-{self.name}")
+        for k, v in SPARK_CONF.items():
+            builder = builder.config(k, v)
+        if Shared.jvm and SparkSession.getActiveSession() is None:
+            with contextlib.suppress(Unavailable):
+                builder = add_drill(builder, self.settings)
+        spark = self.configure(builder).getOrCreate()
+        spark.sparkContext.setLogLevel("ERROR")
+        self.spark = spark.newSession() if Shared.jvm else spark
+
+    def stop(self) -> None:
+        if not Shared.jvm:
+            self.spark.stop()
+
+    # ------------------------------------------------------------------------------------------ reading
+    def reader(self, options: dict[str, str], schema: bool) -> DataFrameReader:
+        r = self.spark.read.format(self.source).options(**options)
+        return r.schema(ddl(self.fmt)) if schema else r
+
+    def prepare(self) -> None:
+        self.df = self.reader(self.options, self.explicit_schema).load(str(self.root))
+
+    def dir0(self) -> Column:
+        from pyspark.sql import functions as F
+
+        return F.regexp_extract(F.col("_metadata.file_path"), DIR0_REGEX, 1)
+
+    def filename(self) -> Column:
+        from pyspark.sql import functions as F
+
+        return F.col("_metadata.file_name")
+
+    def _col(self, name: str) -> str | None:
+        """The DataFrame's spelling of a column, or None when it has none."""
+        return next((c for c in self.df.columns if c.lower() == name.lower()), None)
+
+    def _type(self, name: str) -> str:
+        return str(self.df.schema[name].dataType.simpleString())
+
+    def _numeric(self, name: str) -> Column:
+        """The column as a number: itself when typed, else try_cast of its text to double."""
+        from pyspark.sql import functions as F
+
+        if self._type(name) in ("int", "bigint", "double", "smallint", "tinyint", "float"):
+            return F.col(f"`{name}`")
+        return F.expr(f"try_cast(`{name}` AS DOUBLE)")
+
+    def _present(self, name: str) -> Column:
+        """1 when the column has a value (blank text counts as no value), else null: count() counts them."""
+        from pyspark.sql import functions as F
+
+        c = F.col(f"`{name}`")
+        return F.nullif(c, F.lit("")) if self._type(name) == "string" else c
+
+    # ------------------------------------------------------------------------------------------ queries
+    def q1(self) -> Answer:
+        return {"rows": self.df.count()}
+
+    def q2(self) -> Answer:
+        from pyspark.sql import functions as F
+
+        s, d = self._col(SUM_COLUMN), self._col(DISTINCT_COLUMN)
+        if s is None or d is None:
+            return {"sum": None, "distinct": None}
+        row = self.df.agg(F.sum(self._numeric(s)), F.countDistinct(F.col(f"`{d}`"))).first()
+        assert row is not None
+        return {"sum": row[0], "distinct": row[1]}
+
+    def q3(self) -> Answer | None:
+        self.df.write.format("noop").mode("overwrite").save()
+        return None
+
+    def q3_check(self) -> Answer:
+        from pyspark.sql import functions as F
+
+        cols = [(c, self._col(c.name)) for c in columns(self.fmt)]
+        present = [(c, name) for c, name in cols if name is not None]
+        exprs = [F.count(F.lit(1))]
+        exprs += [F.count(self._present(name)) for _, name in present]
+        numeric = [(c, name) for c, name in present if c.numeric]
+        exprs += [F.sum(self._numeric(name)) for _, name in numeric]
+        row = self.df.agg(*exprs).first()
+        assert row is not None
+        n = len(present)
+        non_null = {c.name: row[1 + i] for i, (c, _) in enumerate(present)}
+        sums = {c.name: row[1 + n + i] for i, (c, _) in enumerate(numeric)}
+        return {"rows": row[0], "non_null": non_null, "sums": sums}
+
+    def q4(self) -> Answer:
+        rows = self.df.groupBy(self.dir0().alias("d"), self.filename().alias("f")).count().collect()
+        return {"groups": {f"{r['d']}/{r['f']}": r["count"] for r in rows}}
+
+    def q5(self) -> Answer:
+        if self.explicit_schema and not self.discovery_options:
+            raise NotApplicable("schema given")
+        names = self.reader(self.discovery_options, False).load(str(self.root)).columns
+        return {"columns": sorted(n for n in names if not PARTITION_COLUMN.fullmatch(n))}
+
+
+# ---------------------------------------------------------------------------------------------- built-in
+HEADER = {"header": "true"}
+RECURSIVE = {"recursiveFileLookup": "true"}
+
+
+class SparkCsvDefault(SparkEngine):
+    name = "spark-csv-default"
+    description = "header, explicit schema, no recursiveFileLookup (Q5: header only)"
+    options: ClassVar[dict[str, str]] = HEADER
+    explicit_schema = True
+    discovery_options: ClassVar[dict[str, str]] = HEADER
+
+
+class SparkCsvInfer(SparkEngine):
+    name = "spark-csv-infer"
+    description = "header, inferSchema, recursiveFileLookup"
+    options: ClassVar[dict[str, str]] = {**HEADER, **RECURSIVE, "inferSchema": "true"}
+    discovery_options = options
+
+
+class SparkCsvSchema(SparkEngine):
+    name = "spark-csv-schema"
+    description = "header, explicit schema, recursiveFileLookup"
+    options: ClassVar[dict[str, str]] = {**HEADER, **RECURSIVE}
+    explicit_schema = True
+
+
+class SparkCsvAligned(SparkEngine):
+    name = "spark-csv-aligned"
+    data = "csv_aligned"
+    description = "aligned copy; header, explicit schema, recursiveFileLookup"
+    options: ClassVar[dict[str, str]] = {**HEADER, **RECURSIVE}
+    explicit_schema = True
+
+
+class SparkCsvAlignedInfer(SparkEngine):
+    name = "spark-csv-aligned-infer"
+    data = "csv_aligned"
+    description = "aligned copy; header, inferSchema, recursiveFileLookup"
+    options: ClassVar[dict[str, str]] = {**HEADER, **RECURSIVE, "inferSchema": "true"}
+    discovery_options = options
+
+
+class SparkJsonDefault(SparkEngine):
+    name = "spark-json-default"
+    fmt = data = source = "json"
+    description = "explicit schema, no recursiveFileLookup (Q5: inferred)"
+    explicit_schema = True
+    discovery_options: ClassVar[dict[str, str]] = {"samplingRatio": "1.0"}
+
+
+class SparkJsonInfer(SparkEngine):
+    name = "spark-json-infer"
+    fmt = data = source = "json"
+    description = "inferred schema, recursiveFileLookup"
+    options: ClassVar[dict[str, str]] = RECURSIVE
+    discovery_options = options
+
+
+class SparkJsonSchema(SparkEngine):
+    name = "spark-json-schema"
+    fmt = data = source = "json"
+    description = "explicit schema, recursiveFileLookup"
+    options: ClassVar[dict[str, str]] = RECURSIVE
+    explicit_schema = True
+
+
+# ---------------------------------------------------------------------------------------------- spark-drill
+def drill_jar(settings: dict[str, Any]) -> str | None:
+    jar = settings.get("jar") or os.environ.get("SPARK_DRILL_JAR")
+    return str(jar) if jar else None
+
+
+def add_drill(builder: SparkSession.Builder, settings: dict[str, Any]) -> SparkSession.Builder:
+    """The builder with the spark-drill jar and catalog: the jar given (--jar, $SPARK_DRILL_JAR), else the
+    one spark_drill ships; raises Unavailable when there is neither."""
+    jar = drill_jar(settings)
+    if jar is not None:
+        if not os.path.isfile(jar):
+            raise Unavailable(f"no jar at {jar}")
+        return builder.config("spark.jars", jar).config("spark.sql.catalog.drill", DRILL_CATALOG)
+    try:
+        import spark_drill  # type: ignore[import-not-found,unused-ignore]
+    except ImportError as e:
+        raise Unavailable("spark_drill is not importable and no --jar / SPARK_DRILL_JAR given") from e
+    configured: SparkSession.Builder = spark_drill.configure(builder)
+    return configured
+
+
+class Drill(SparkEngine):
+    family = "spark-drill"
+    source = "drill"
+
+    def configure(self, builder: SparkSession.Builder) -> SparkSession.Builder:
+        return add_drill(builder, self.settings)
+
+    def start(self) -> None:
+        super().start()
+        jvm = self.spark.sparkContext._jvm
+        assert jvm is not None
+        loader = jvm.org.apache.spark.util.Utils.getContextOrSparkClassLoader()
+        try:
+            jvm.java.lang.Class.forName(DRILL_SOURCE, False, loader)
+        except Exception as e:
+            self.stop()
+            raise Unavailable(f"{DRILL_SOURCE} not on the classpath") from e
+
+    def dir0(self) -> Column:
+        from pyspark.sql import functions as F
+
+        return F.col("dir0")
+
+    def filename(self) -> Column:
+        from pyspark.sql import functions as F
+
+        return F.col("filename")
+
+
+class DrillCsv(Drill):
+    name = "spark-drill-csv"
+    description = "header, providedSchema (DDL of all columns)"
+    options: ClassVar[dict[str, str]] = {**HEADER, "providedSchema": ddl("csv")}
+    discovery_options = options
+
+
+class DrillCsvText(Drill):
+    name = "spark-drill-csv-text"
+    description = "header only: every column a string"
+    options: ClassVar[dict[str, str]] = HEADER
+    discovery_options = options
+
+
+class DrillJson(Drill):
+    name = "spark-drill-json"
+    fmt = data = "json"
+    description = "default options (types from the data)"
