@@ -64,5 +64,40 @@ fmt: $(VENV)/.deps
 	$(VENV)/bin/ruff format python tests
 	$(VENV)/bin/ruff check --fix python tests
 
+# --- benchmark (bench/): `make bench` 1 GiB per format; `make bench-small` a few MB in under 3 minutes.
+BENCH_DATA ?= bench/data
+BENCH_ARGS ?=
+BENCH_SOURCES := bench/gen.py bench/schema.py bench/truth.py
+
+.PHONY: bench-deps bench-data bench-test
+
+bench-deps: $(VENV)/.bench-deps
+
+$(VENV)/.bench-deps: bench/requirements.txt $(VENV)/.deps
+	$(VENV)/bin/pip install -q -r bench/requirements.txt
+	@touch $@
+
+$(BENCH_DATA)/full/truth.json: $(BENCH_SOURCES) | $(VENV)/.bench-deps
+	$(PY) -m bench.gen --out $(BENCH_DATA)/full
+
+$(BENCH_DATA)/small/truth.json: $(BENCH_SOURCES) | $(VENV)/.bench-deps
+	$(PY) -m bench.gen --small --out $(BENCH_DATA)/small
+
+bench-data: $(BENCH_DATA)/full/truth.json
+
+bench: $(JAR) $(VENV)/.bench-deps $(BENCH_DATA)/full/truth.json
+	$(PY) -m bench.run --data $(BENCH_DATA)/full --jar $(abspath $(JAR)) --label full $(BENCH_ARGS)
+	$(PY) -m bench.plot bench/results/full.json docs/performance.png
+
+bench-small: $(JAR) $(VENV)/.bench-deps $(BENCH_DATA)/small/truth.json
+	$(PY) -m bench.run --data $(BENCH_DATA)/small --jar $(abspath $(JAR)) --label small \
+		--shared-jvm --runs 1 --warmup 1 $(BENCH_ARGS)
+
+bench-test: $(VENV)/.bench-deps
+	$(VENV)/bin/pytest bench/tests
+	$(VENV)/bin/ruff check bench
+	$(VENV)/bin/ruff format --check bench
+	$(VENV)/bin/mypy --strict bench
+
 clean:
 	rm -rf target project/target dist build $(VENV) python/spark_drill/jars/*.jar
