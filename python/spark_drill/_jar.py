@@ -20,7 +20,9 @@ def _checkout_jars() -> tuple[Path, list[Path]]:
     folder = Path(__file__).resolve().parents[2] / "target" / "scala-2.13"
     if not folder.is_dir():
         return folder, []
-    return folder, sorted(folder.glob(JAR_GLOB), key=lambda p: p.stat().st_mtime)
+    # sbt also writes a `-tests.jar` beside the main one when test classes are packaged.
+    jars = [p for p in folder.glob(JAR_GLOB) if not p.name.endswith("-tests.jar")]
+    return folder, sorted(jars, key=lambda p: p.stat().st_mtime)
 
 
 def jar_path() -> str:
