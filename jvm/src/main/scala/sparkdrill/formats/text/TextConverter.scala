@@ -52,10 +52,10 @@ object TextConverter {
       case StringType => new StringConverter(writer, s.emptyValue)
       case _ =>
         val parse: Parser = field.dataType match {
-          case IntegerType => new IntParser
+          case IntegerType => new BoundedIntParser(Int.MinValue, Int.MaxValue)
           case LongType => new LongParser
-          case ShortType => new ShortParser
-          case ByteType => new ByteParser
+          case ShortType => new BoundedIntParser(Short.MinValue, Short.MaxValue)
+          case ByteType => new BoundedIntParser(Byte.MinValue, Byte.MaxValue)
           case DoubleType => new DoubleParser
           case FloatType => new FloatParser
           case BooleanType => new BooleanParser
@@ -165,21 +165,10 @@ object TextConverter {
     if (negative) acc else -acc
   }
 
-  private final class IntParser extends Parser {
+  /** int, short and byte: parsed as a long within the type's bounds, written with `setInt`. */
+  private final class BoundedIntParser(min: Long, max: Long) extends Parser {
     def apply(w: ColumnWriter, b: Array[Byte], s: Int, n: Int): Boolean = {
-      val v = parseLong(b, s, n, Int.MinValue, Int.MaxValue)
-      if (v == Long.MinValue) false else { w.setInt(v.toInt); true }
-    }
-  }
-  private final class ShortParser extends Parser {
-    def apply(w: ColumnWriter, b: Array[Byte], s: Int, n: Int): Boolean = {
-      val v = parseLong(b, s, n, Short.MinValue, Short.MaxValue)
-      if (v == Long.MinValue) false else { w.setInt(v.toInt); true }
-    }
-  }
-  private final class ByteParser extends Parser {
-    def apply(w: ColumnWriter, b: Array[Byte], s: Int, n: Int): Boolean = {
-      val v = parseLong(b, s, n, Byte.MinValue, Byte.MaxValue)
+      val v = parseLong(b, s, n, min, max)
       if (v == Long.MinValue) false else { w.setInt(v.toInt); true }
     }
   }
