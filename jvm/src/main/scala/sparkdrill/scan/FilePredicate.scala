@@ -20,13 +20,7 @@ object FilePredicate {
     def valueOf(file: ScanFile): UTF8String = Option(file.hiveValue(key)).map(UTF8String.fromString).orNull
   }
   final case class FileColumn(column: ImplicitColumn) extends Column {
-    def valueOf(file: ScanFile): UTF8String = column match {
-      case ImplicitColumn.Filename => UTF8String.fromString(file.name)
-      case ImplicitColumn.Filepath => UTF8String.fromString(file.displayDirectory)
-      case ImplicitColumn.Fqn => UTF8String.fromString(file.displayPath)
-      case ImplicitColumn.Suffix => UTF8String.fromString(file.suffix)
-      case other => throw new IllegalArgumentException(s"$other is not a string file column")
-    }
+    def valueOf(file: ScanFile): UTF8String = UTF8String.fromString(file.fileColumnValue(column))
   }
 
   final case class Compare(op: String, column: Column, literal: UTF8String) extends FilePredicate

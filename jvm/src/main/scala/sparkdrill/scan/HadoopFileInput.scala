@@ -72,8 +72,3 @@ final class HadoopFileInput(val path: String, val start: Long, val end: Long, co
     }
   }
 }
-
-object HadoopFileInput {
-  def isCompressed(path: String, conf: Configuration): Boolean =
-    new CompressionCodecFactory(conf).getCodec(new Path(path)) != null
-}

@@ -62,10 +62,8 @@ final class OutputAssembler(spec: ScanSpec) extends AutoCloseable {
 
   private def setImplicit(v: ConstantColumnVector, column: ImplicitColumn, file: ScanFile): Unit =
     column match {
-      case ImplicitColumn.Filename => v.setUtf8String(UTF8String.fromString(file.name))
-      case ImplicitColumn.Filepath => v.setUtf8String(UTF8String.fromString(file.displayDirectory))
-      case ImplicitColumn.Fqn => v.setUtf8String(UTF8String.fromString(file.displayPath))
-      case ImplicitColumn.Suffix => v.setUtf8String(UTF8String.fromString(file.suffix))
+      case ImplicitColumn.Filename | ImplicitColumn.Filepath | ImplicitColumn.Fqn | ImplicitColumn.Suffix =>
+        v.setUtf8String(UTF8String.fromString(file.fileColumnValue(column)))
       case ImplicitColumn.Lmt => v.setLong(DateTimeUtils.millisToMicros(file.modificationTime))
       case ImplicitColumn.Line | ImplicitColumn.Offset =>
         throw new IllegalStateException(s"$column is a per-record column")

@@ -27,6 +27,15 @@ final case class ScanFile(
     if (slash <= 0) p.take(1) else p.substring(0, slash)
   }
 
+  /** The value of a string file column (`filename`, `filepath`, `fqn`, `suffix`) for this file. */
+  def fileColumnValue(column: ImplicitColumn): String = column match {
+    case ImplicitColumn.Filename => name
+    case ImplicitColumn.Filepath => displayDirectory
+    case ImplicitColumn.Fqn => displayPath
+    case ImplicitColumn.Suffix => suffix
+    case other => throw new IllegalArgumentException(s"$other is not a string file column")
+  }
+
   /** The value of a hive-style directory `key=value` (keys compare case-insensitively), or null. */
   def hiveValue(key: String): String = {
     val prefix = key + "="

@@ -193,9 +193,6 @@ final class TablePlan(
         .filter(i => FilePredicate.keeps(predicates, files(i)))
         .map(i => (files(i), fileSchemas(i)))
         .unzip
-
-  def description: String =
-    s"paths=[${paths.mkString(", ")}], files=${files.size}, formats=[${files.map(_.format).distinct.mkString(", ")}]"
 }
 
 object TablePlan {

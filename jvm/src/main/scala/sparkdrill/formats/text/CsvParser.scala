@@ -36,7 +36,6 @@ final class CsvParser(in: InputStream, settings: CsvSettings, startOffset: Long 
   private var length = 0
   private var fieldStarts = new Array[Int](64)
   private var fieldEnds = new Array[Int](64)
-  private var quotedFlags = new Array[Boolean](64)
   private var count = 0
 
   /** Line where the current record starts (1-based). */
@@ -73,17 +72,12 @@ final class CsvParser(in: InputStream, settings: CsvSettings, startOffset: Long 
 
   def fieldCount: Int = count
   def start(i: Int): Int = fieldStarts(i)
-  def end(i: Int): Int = fieldEnds(i)
   def fieldLength(i: Int): Int = fieldEnds(i) - fieldStarts(i)
-  def wasQuoted(i: Int): Boolean = quotedFlags(i)
   def field(i: Int): String = new String(bytes, fieldStarts(i), fieldEnds(i) - fieldStarts(i), "UTF-8")
   def fields: IndexedSeq[String] = (0 until count).map(field)
 
   /** Byte offset of the next unread byte. */
   def position: Long = bufferOffset + pos
-
-  /** Line number of the next unread byte. */
-  def currentLine: Long = line
 
   /** The raw text of the current record, for error messages and the corrupt-record column. */
   def recordText: String = {
@@ -153,7 +147,6 @@ final class CsvParser(in: InputStream, settings: CsvSettings, startOffset: Long 
       if (pos >= limit && !fill()) { endField(); return }
       if (fieldStart && quote >= 0 && (buf(pos) & 0xff) == quote) {
         pos += 1
-        quotedFlags(count) = true
         if (readQuoted()) { endField(); return }
         if (pos >= limit && !fill()) { endField(); return }
         // readQuoted stops at the closing quote; a delimiter or a line end follows it
@@ -229,7 +222,6 @@ final class CsvParser(in: InputStream, settings: CsvSettings, startOffset: Long 
   private def beginField(): Unit = {
     if (count == fieldStarts.length) growFields()
     fieldStarts(count) = length
-    quotedFlags(count) = false
   }
 
   private def endField(): Unit = {
@@ -241,7 +233,6 @@ final class CsvParser(in: InputStream, settings: CsvSettings, startOffset: Long 
     val n = fieldStarts.length * 2
     fieldStarts = java.util.Arrays.copyOf(fieldStarts, n)
     fieldEnds = java.util.Arrays.copyOf(fieldEnds, n)
-    quotedFlags = java.util.Arrays.copyOf(quotedFlags, n)
   }
 
   /** Reads the next record's boundaries only (quotes respected, field bytes not kept): for `count(*)`. */
