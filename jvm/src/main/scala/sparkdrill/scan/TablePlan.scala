@@ -12,7 +12,15 @@ import sparkdrill.formats.{ColumnMetadata, ReaderOptions, RecordColumns}
 import sparkdrill.formats.text.TextBatchReader
 import sparkdrill.loader.LoaderOptions
 import sparkdrill.projection.{FileInfo, Projection, ProjectionParser}
-import sparkdrill.scan.schema.{Discovery, FileSchema, Fill, PartitionStyle, ScanConfig, TableMerger}
+import sparkdrill.scan.schema.{
+  Discovery,
+  FileReport,
+  FileSchema,
+  Fill,
+  PartitionStyle,
+  ScanConfig,
+  TableMerger
+}
 
 /** A table as planned on the driver at `load()`: the listed files, what discovery found in each, and the
   * resolved wildcard schema. Kept by the Spark `Table`, so every query on one DataFrame reuses it.
@@ -23,7 +31,8 @@ final class TablePlan(
     val files: IndexedSeq[ScanFile],
     val fileSchemas: IndexedSeq[StructType],
     val tableColumns: StructType,
-    val definedSchema: Option[StructType]
+    val definedSchema: Option[StructType],
+    val reports: Seq[FileReport] = Nil
 ) {
   val partitionLabel: String = options.getOrElse("partitionLabel", "dir")
   val partitionDepth: Int = if (files.isEmpty) 0 else files.map(_.dirs.length).max
@@ -213,27 +222,22 @@ object TablePlan {
       throw new IllegalArgumentException(s"spark-drill: no readable files under ${paths.mkString(", ")}")
     // Discovery runs under a defined schema too: splits past a file's header need the header's order.
     val fileSchemas = discoverAll(files, options, conf)
-    new TablePlan(
-      paths,
-      options,
-      files,
-      fileSchemas,
-      tableColumns(options, files, fileSchemas, definedSchema),
-      definedSchema
-    )
+    val (columns, reports) = mergeTable(options, files, fileSchemas, definedSchema)
+    new TablePlan(paths, options, files, fileSchemas, columns, definedSchema, reports)
   }
 
   /** The table columns of `*`, by the scan schema tracker's merge (SPEC 5): provided columns first (only
     * those with strictSchema=true), then the files' columns in first-seen order, types widened across files,
     * `schemaMode` and `typeConflict` applied; headerless text binds a provided schema by position, else it
-    * has `columns`. A NOT NULL column's default travels in its metadata for the readers' converters.
+    * has `columns`. A NOT NULL column's default travels in its metadata for the readers' converters. Also
+    * returns the tracker's per-file report (for `describe`).
     */
-  def tableColumns(
+  def mergeTable(
       options: ReaderOptions,
       files: Seq[ScanFile],
       fileSchemas: Seq[StructType],
       definedSchema: Option[StructType]
-  ): StructType = {
+  ): (StructType, Seq[FileReport]) = {
     val config = ScanConfig.fromOptions(options, definedSchema)
     val header = options.boolean("header", default = false)
     val discovery =
@@ -262,18 +266,12 @@ object TablePlan {
       StructField(c.name, c.dataType, c.nullable, metadata.build())
     })
     // The corrupt-record and rescued-data columns, when asked for, are string columns after the data.
-    Seq("columnNameOfCorruptRecord", "rescuedDataColumn").flatMap(options.get).foldLeft(base) { (schema, c) =>
-      if (schema.fieldNames.exists(_.equalsIgnoreCase(c))) schema else schema.add(StructField(c, StringType))
+    val columns = Seq("columnNameOfCorruptRecord", "rescuedDataColumn").flatMap(options.get).foldLeft(base) {
+      (schema, c) =>
+        if (schema.fieldNames.exists(_.equalsIgnoreCase(c))) schema
+        else schema.add(StructField(c, StringType))
     }
+    (columns, merged.reports)
   }
 
-  /** Columns of all files by name (case-insensitive; the first spelling wins), in first-seen order. */
-  def unionByName(schemas: Seq[StructType], keepNullability: Boolean = false): StructType = {
-    val seen = mutable.LinkedHashMap.empty[String, StructField]
-    schemas.foreach(_.fields.foreach { f =>
-      val key = f.name.toLowerCase(Locale.ROOT)
-      if (!seen.contains(key)) seen(key) = if (keepNullability) f else f.copy(nullable = true)
-    })
-    StructType(seen.values.toSeq)
-  }
 }
