@@ -62,3 +62,19 @@ def test_implicit_columns_hidden_from_star_but_selectable(spark: SparkSession, t
         ("1", "x.csv", "csv", f"{tmp_path}/d/x.csv", f"{tmp_path}/d", 2, 4),
         ("3", "x.csv", "csv", f"{tmp_path}/d/x.csv", f"{tmp_path}/d", 3, 8),
     ]
+
+
+def test_uneven_depth_within_one_task(spark: SparkSession, tmp_path: Path) -> None:
+    # One task reads the shallow file, then the deep one: dir0/dir1 must not keep the first file's null.
+    write_files(tmp_path, {"0.csv": "x\n" + "1\n" * 50, "a/b/c.csv": "x\n2\n", "z.csv": "x\n3\n"})
+    conf = {"spark.sql.files.minPartitionNum": "1", "spark.sql.files.openCostInBytes": "0"}
+    for k, v in conf.items():
+        spark.conf.set(k, v)
+    try:
+        df = spark.read.format("drill").option("header", "true").load(str(tmp_path))
+        assert df.rdd.getNumPartitions() == 1
+        got = sorted(set(tuple(r) for r in df.collect()), key=repr)
+    finally:
+        for k in conf:
+            spark.conf.unset(k)
+    assert got == sorted([("1", None, None), ("2", "a", "b"), ("3", None, None)], key=repr)

@@ -8,6 +8,13 @@ df = sd.read(spark, "data/logs", header=True)
 from spark_drill._describe import describe
 from spark_drill._errors import ScanError, install_error_conversion
 from spark_drill._jar import jar_path
+from spark_drill._parsers import (
+    ColumnParser,
+    FileInfo,
+    ParsedColumn,
+    clear_column_parsers,
+    register_column_parser,
+)
 from spark_drill._reader import read
 from spark_drill._session import CATALOG_CLASS, FORMAT, configure, ensure_loaded, session
 
@@ -16,13 +23,18 @@ __version__ = "0.1.0"
 __all__ = [
     "CATALOG_CLASS",
     "FORMAT",
+    "ColumnParser",
+    "FileInfo",
+    "ParsedColumn",
     "ScanError",
     "__version__",
+    "clear_column_parsers",
     "configure",
     "describe",
     "ensure_loaded",
     "install_error_conversion",
     "jar_path",
     "read",
+    "register_column_parser",
     "session",
 ]

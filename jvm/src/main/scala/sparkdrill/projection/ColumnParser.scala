@@ -67,4 +67,7 @@ trait ColumnParser extends Serializable {
     * micros for timestamps, ...) of `column.dataType`, or null.
     */
   def value(column: ParsedColumn, file: FileInfo): Any
+
+  /** The values of many files at once, in `files` order (parsers that are costly to call override it). */
+  def values(column: ParsedColumn, files: Seq[FileInfo]): Seq[Any] = files.map(value(column, _))
 }

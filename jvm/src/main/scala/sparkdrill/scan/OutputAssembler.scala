@@ -27,6 +27,7 @@ final class OutputAssembler(spec: ScanSpec) extends AutoCloseable {
     case ColumnSource.Partition(_) => StringType
     case ColumnSource.Hive(_) => StringType
     case ColumnSource.Null(t) => t
+    case ColumnSource.Parsed(_, _, t) => t
     case ColumnSource.Loader(_) => throw new IllegalStateException("loader columns have no constant")
   }
 
@@ -45,6 +46,8 @@ final class OutputAssembler(spec: ScanSpec) extends AutoCloseable {
     var i = 0
     while (i < sources.length) {
       val v = constants(i)
+      // A constant's setters leave its null flag alone: clear what the previous file set.
+      if (v != null) v.setNotNull()
       sources(i) match {
         case ColumnSource.FileConstant(c) => setImplicit(v, c, file)
         case ColumnSource.Partition(depth) =>
@@ -54,6 +57,7 @@ final class OutputAssembler(spec: ScanSpec) extends AutoCloseable {
           val value = file.hiveValue(key)
           if (value == null) v.setNull() else v.setUtf8String(UTF8String.fromString(value))
         case ColumnSource.Null(_) => v.setNull()
+        case ColumnSource.Parsed(slot, _, _) => ConstantValues.setInternal(v, task.parsedValues(slot))
         case ColumnSource.Loader(_) => ()
       }
       i += 1

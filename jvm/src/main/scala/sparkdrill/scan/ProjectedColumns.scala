@@ -92,6 +92,9 @@ object ProjectedColumns {
             (StructField(name, StringType), Planned.Other(ColumnSource.Hive(name)))
           case dir(n) if !plan.hiveStyle =>
             (StructField(name, StringType), Planned.Other(ColumnSource.Partition(n.toInt)))
+          case _ if plan.claimParsed(name).isDefined =>
+            val t = plan.claimParsed(name).get.dataType
+            (StructField(name, t), Planned.Other(ColumnSource.Parsed(-1, name.toLowerCase(Locale.ROOT), t)))
           case _ =>
             val t: DataType = StringType
             (StructField(name, t), Planned.Other(ColumnSource.Null(t)))

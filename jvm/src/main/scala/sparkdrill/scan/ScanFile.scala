@@ -13,6 +13,11 @@ final case class ScanFile(
     dirs: Array[String],
     format: String
 ) {
+
+  /** The file as column parsers see it. */
+  def info: sparkdrill.projection.FileInfo =
+    sparkdrill.projection.FileInfo(displayPath, dirs.toSeq, length, modificationTime)
+
   def name: String = path.substring(path.lastIndexOf('/') + 1)
 
   /** The path as the user sees it: the local file system's scheme is dropped (SPEC 9.7). */

@@ -25,17 +25,25 @@ object ColumnSource {
 
   /** A column no file can fill: null of its type. */
   final case class Null(dataType: DataType) extends ColumnSource
+
+  /** A column parser's per-file value (a Python parser's, say): slot `slot` of [[FileTask.parsedValues]],
+    * computed on the driver.
+    */
+  final case class Parsed(slot: Int, name: String, dataType: DataType) extends ColumnSource
 }
 
 /** A byte range of one file for one task. `fileSchema` is the file's header schema, carried only for splits
-  * that start past the header; `missingRequired` are the output columns (NOT NULL ones) the file lacks.
+  * that start past the header; `missingRequired` are the output columns (NOT NULL ones) the file lacks;
+  * `parsedValues` are the file's column-parser values (Spark internal values), one per
+  * [[ScanSpec.parsedColumns]] entry.
   */
 final case class FileTask(
     file: ScanFile,
     start: Long,
     end: Long,
     fileSchema: Option[StructType],
-    missingRequired: Seq[Int] = Nil
+    missingRequired: Seq[Int] = Nil,
+    parsedValues: Array[Any] = Array.empty
 )
 
 /** Everything an executor needs to read: plain, serializable data.
@@ -55,6 +63,10 @@ final case class ScanSpec(
     positionalSchema: Option[StructType] = None,
     projectedColumns: Int = Int.MaxValue
 ) {
+
+  /** The column-parser columns in slot order (see [[ColumnSource.Parsed]]). */
+  def parsedColumns: Seq[String] =
+    sources.toSeq.collect { case p: ColumnSource.Parsed => p }.sortBy(_.slot).map(_.name).distinct
 
   /** The loader writes the first `projectedColumns` reader columns; the rest are only validated. */
   def loaderProjection: ProjectionFilter = {

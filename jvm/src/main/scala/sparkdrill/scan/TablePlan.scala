@@ -11,7 +11,16 @@ import org.apache.spark.sql.types.{MetadataBuilder, StringType, StructField, Str
 import sparkdrill.formats.{ColumnMetadata, ReaderOptions, RecordColumns}
 import sparkdrill.formats.text.TextBatchReader
 import sparkdrill.loader.LoaderOptions
-import sparkdrill.projection.{FileInfo, Projection, ProjectionParser}
+import sparkdrill.projection.{
+  ColumnParser,
+  FileInfo,
+  ParseContext,
+  ParsedColumn,
+  Projection,
+  ProjectionParser,
+  RequestedColumn,
+  Shape
+}
 import sparkdrill.scan.schema.{
   Discovery,
   FileReport,
@@ -32,7 +41,8 @@ final class TablePlan(
     val fileSchemas: IndexedSeq[StructType],
     val tableColumns: StructType,
     val definedSchema: Option[StructType],
-    val reports: Seq[FileReport] = Nil
+    val reports: Seq[FileReport] = Nil,
+    val parsers: Seq[ColumnParser] = Nil
 ) {
   val partitionLabel: String = options.getOrElse("partitionLabel", "dir")
   val partitionDepth: Int = if (files.isEmpty) 0 else files.map(_.dirs.length).max
@@ -70,6 +80,57 @@ final class TablePlan(
         }
     table ++ partitions
   }
+
+  private lazy val parseContext = ParseContext(files.map(_.info), definedSchema)
+  // Column-parser claims by lower-case name: asked once per name, on the driver.
+  private val claims = mutable.LinkedHashMap.empty[String, Option[(ColumnParser, ParsedColumn)]]
+
+  /** The column parsers' hidden columns (selectable by name, not in `*`), first parser first. */
+  lazy val parserColumns: Seq[ParsedColumn] = {
+    val all = parsers.flatMap(p => p.hiddenColumns(parseContext).map(p -> _))
+    val distinct = all.groupBy(_._2.name.toLowerCase(Locale.ROOT)).values.map(_.head).toSet
+    all.filter(distinct).map { case (p, c) =>
+      claims.synchronized(claims.getOrElseUpdate(c.name.toLowerCase(Locale.ROOT), Some(p -> c)))
+      c
+    }
+  }
+
+  /** The first column parser that claims `name`, or None. */
+  def claimParsed(name: String): Option[ParsedColumn] = claimFor(name).map(_._2)
+
+  private def claimFor(name: String): Option[(ColumnParser, ParsedColumn)] = {
+    parserColumns // hidden columns are claimed first, by the parser that lists them
+    claims.synchronized(
+      claims.getOrElseUpdate(
+        name.toLowerCase(Locale.ROOT),
+        parsers.iterator
+          .flatMap(p => p.parse(RequestedColumn(name, Shape.Whole), parseContext).map(p -> _))
+          .nextOption()
+      )
+    )
+  }
+
+  // Per (column, file path): each parser is asked once per file, however many queries run on the table.
+  private val parsedValueCache = mutable.HashMap.empty[(String, String), Any]
+
+  /** The column-parser values of `files`, by path: one array per file, in the order of `columns`. */
+  def parsedValues(columns: Seq[String], files: Seq[ScanFile]): Map[String, Array[Any]] =
+    parsedValueCache.synchronized {
+      columns.foreach { name =>
+        val key = name.toLowerCase(Locale.ROOT)
+        val (parser, column) = claimFor(name).getOrElse(
+          throw new IllegalStateException(s"no column parser claims column '$name'")
+        )
+        val missing = files.filterNot(f => parsedValueCache.contains(key -> f.path))
+        if (missing.nonEmpty) {
+          val values = parser.values(column, missing.map(_.info))
+          missing.zip(values).foreach { case (f, v) => parsedValueCache((key, f.path)) = v }
+        }
+      }
+      files.map { f =>
+        f.path -> columns.map(c => parsedValueCache((c.toLowerCase(Locale.ROOT), f.path))).toArray
+      }.toMap
+    }
 
   /** The `project` option, parsed. */
   val projection: Option[Projection] = options.get("project").map(ProjectionParser.parse)
@@ -120,6 +181,11 @@ final class TablePlan(
       }
     }
     val partitionPattern = s"(?i)${java.util.regex.Pattern.quote(partitionLabel)}(\\d+)".r
+    val parsedSlots = mutable.LinkedHashMap.empty[String, Int]
+    def parsedColumn(name: String, dataType: org.apache.spark.sql.types.DataType): ColumnSource = {
+      val key = name.toLowerCase(Locale.ROOT)
+      ColumnSource.Parsed(parsedSlots.getOrElseUpdate(key, parsedSlots.size), key, dataType)
+    }
     val sources: Array[ColumnSource] = required.fields.map { f =>
       metadataName(f) match {
         case Some(meta) =>
@@ -127,6 +193,8 @@ final class TablePlan(
             case Some(ImplicitColumn.Line) => loaderColumn(RecordColumns.LineField)
             case Some(ImplicitColumn.Offset) => loaderColumn(RecordColumns.OffsetField)
             case Some(c) => ColumnSource.FileConstant(c)
+            case None if parserColumns.exists(_.name.equalsIgnoreCase(meta)) =>
+              parsedColumn(meta, f.dataType)
             case None =>
               meta match {
                 case partitionPattern(n) if !hiveStyle => ColumnSource.Partition(n.toInt)
@@ -138,6 +206,7 @@ final class TablePlan(
             case Some(Planned.Table(t, indexes)) =>
               indexes.foreach(ix => columnsIndexes = Some(ix))
               loaderColumn(t.copy(dataType = f.dataType))
+            case Some(Planned.Other(ColumnSource.Parsed(_, name, t))) => parsedColumn(name, t)
             case Some(Planned.Other(source)) => source
             case None => ColumnSource.Null(f.dataType)
           }
@@ -214,7 +283,8 @@ object TablePlan {
       definedSchema: Option[StructType],
       conf: Configuration,
       zone: ZoneId,
-      discoverAll: SchemaDiscovery.Many = SchemaDiscovery.locally
+      discoverAll: SchemaDiscovery.Many = SchemaDiscovery.locally,
+      parsers: Seq[ColumnParser] = Nil
   ): TablePlan = {
     require(paths.nonEmpty, "spark-drill: no path given: use load(path) or the option 'path'")
     val files = FileLister.list(paths, conf, options, zone)
@@ -223,7 +293,7 @@ object TablePlan {
     // Discovery runs under a defined schema too: splits past a file's header need the header's order.
     val fileSchemas = discoverAll(files, options, conf)
     val (columns, reports) = mergeTable(options, files, fileSchemas, definedSchema)
-    new TablePlan(paths, options, files, fileSchemas, columns, definedSchema, reports)
+    new TablePlan(paths, options, files, fileSchemas, columns, definedSchema, reports, parsers)
   }
 
   /** The table columns of `*`, by the scan schema tracker's merge (SPEC 5): provided columns first (only

@@ -67,12 +67,21 @@ final class DrillScan(
         new Path(file.path)
       ) == null
     val schemaOf = files.map(_.path).zip(fileSchemas).toMap
+    // Column parsers run here, on the driver, once per file; executors only see their values.
+    val parsedColumns = spec.parsedColumns
+    val parsed =
+      if (parsedColumns.isEmpty) Map.empty[String, Array[Any]] else plan.parsedValues(parsedColumns, files)
     SplitPlanner
       .plan(files, fileSchemas, splittable, SessionContext.splitSettings(session))
       .zipWithIndex
       .map { case (tasks, i) =>
         val withMissing =
-          tasks.map(t => t.copy(missingRequired = plan.missingRequired(spec, schemaOf(t.file.path))))
+          tasks.map(t =>
+            t.copy(
+              missingRequired = plan.missingRequired(spec, schemaOf(t.file.path)),
+              parsedValues = parsed.getOrElse(t.file.path, Array.empty)
+            )
+          )
         DrillInputPartition(i, withMissing): InputPartition
       }
   }

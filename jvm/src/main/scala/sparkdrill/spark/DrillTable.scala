@@ -17,6 +17,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 import sparkdrill.formats.ReaderOptions
 import sparkdrill.scan.TablePlan
+import sparkdrill.spark.python.ColumnParserRegistry
 
 /** A drill table over some paths. Implicit columns are metadata columns: hidden from `*`, selectable by
   * name. The plan (listing, discovery, schema) is made once and shared by every query on the table.
@@ -31,7 +32,8 @@ final class DrillTable(val plan: TablePlan) extends Table with SupportsRead with
 
   override def metadataColumns(): Array[MetadataColumn] =
     (plan.implicitColumns.map { case (label, column) => DrillTable.metadataColumn(label, column.dataType) } ++
-      plan.hiddenPartitionColumns.map(DrillTable.metadataColumn(_, StringType))).toArray
+      plan.hiddenPartitionColumns.map(DrillTable.metadataColumn(_, StringType)) ++
+      plan.parserColumns.map(c => DrillTable.metadataColumn(c.name, c.dataType))).toArray
 
   // A data column named like an implicit one wins; Spark then offers the implicit one as `_name`.
   override def canRenameConflictingMetadataColumns(): Boolean = true
@@ -55,7 +57,8 @@ object DrillTable {
       definedSchema,
       SessionContext.hadoopConf(session, readerOptions),
       SessionContext.zone(session),
-      ParallelDiscovery(session)
+      ParallelDiscovery(session),
+      ColumnParserRegistry.forSession(session)
     )
     new DrillTable(plan)
   }

@@ -86,6 +86,16 @@ class ScanLifecycleSuite extends AnyFunSuite with TestFiles {
     finally lifecycle.close()
   }
 
+  test("a per-file constant that was null for one file is set for the next file of the same task") {
+    // Both orders: shallow then deep (dir0 null, then set) and deep then shallow.
+    write("a.csv" -> "x\n1\n", "d/b.csv" -> "x\n2\n", "z.csv" -> "x\n3\n")
+    val p = plan("header" -> "true", "partitionStyle" -> "drill")
+    val ordered = p.files.sortBy(_.name).toArray.map(f => FileTask(f, 0L, Long.MaxValue, None))
+    val lifecycle = new ScanLifecycle(p.specFor(p.schema), ordered, conf)
+    try assert(readAll(lifecycle)._1 == Seq(Seq("1", null), Seq("2", "d"), Seq("3", null)))
+    finally lifecycle.close()
+  }
+
   test("close is idempotent and safe before the first batch") {
     write("one.csv" -> "x\n1\n")
     val p = plan("header" -> "true")

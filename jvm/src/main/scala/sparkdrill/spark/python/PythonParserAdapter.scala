@@ -1,0 +1,131 @@
+package sparkdrill.spark.python
+
+import scala.jdk.CollectionConverters._
+
+import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
+import com.fasterxml.jackson.databind.node.JsonNodeFactory
+import org.apache.spark.sql.catalyst.expressions.{Cast, EvalMode, Literal}
+import org.apache.spark.sql.types.{DataType, StringType, StructField}
+import org.apache.spark.unsafe.types.UTF8String
+
+import sparkdrill.formats.ScanException
+import sparkdrill.projection.{
+  ColumnParser,
+  FileInfo,
+  ParseContext,
+  ParsedColumn,
+  ParsedKind,
+  RequestedColumn,
+  Shape
+}
+
+/** A Python column parser as the scan's [[ColumnParser]]. Values come back as text and are cast to the
+  * column's type with Spark's own cast (a date as `2024-01-31`, a timestamp as ISO text in the session's
+  * zone unless it names one). Held by the driver's table plan only; never shipped to executors.
+  */
+final class PythonParserAdapter(@transient private val proxy: PythonColumnParser, timeZone: String)
+    extends ColumnParser {
+  private val mapper = new ObjectMapper()
+
+  val id: String = proxy.id()
+
+  /** Column names the parser serves as hidden columns. */
+  private lazy val listed: Seq[String] =
+    mapper.readTree(call("listing its columns", proxy.columns())).elements().asScala.map(_.asText).toSeq
+
+  override def hiddenColumns(context: ParseContext): Seq[ParsedColumn] =
+    listed.flatMap(name => parse(RequestedColumn(name, Shape.Whole), context))
+
+  def parse(column: RequestedColumn, context: ParseContext): Option[ParsedColumn] = column.shape match {
+    case Shape.Whole =>
+      Option(call(s"parsing column '${column.name}'", proxy.parse(column.name))).map { json =>
+        val answer = mapper.readTree(json)
+        if (answer.has("error"))
+          throw new IllegalArgumentException(
+            s"spark-drill: column parser '$id' raised ${answer.get("error").asText} for column '${column.name}'"
+          )
+        val ddl = answer.get("type").asText
+        val dataType =
+          try DataType.fromDDL(ddl)
+          catch {
+            case e: Exception =>
+              throw new IllegalArgumentException(
+                s"spark-drill: column parser '$id' gave column '${column.name}' the type '$ddl', which is not a " +
+                  "Spark SQL type",
+                e
+              )
+          }
+        ParsedColumn(StructField(column.name, dataType), ParsedKind.Custom(id))
+      }
+    case _ => None
+  }
+
+  def value(column: ParsedColumn, file: FileInfo): Any = values(column, Seq(file)).head
+
+  override def values(column: ParsedColumn, files: Seq[FileInfo]): Seq[Any] = {
+    val request = JsonNodeFactory.instance.arrayNode()
+    files.foreach { f =>
+      val node = request.addObject()
+      node.put("path", f.path).put("length", f.length).put("modificationTime", f.modificationTime)
+      val dirs = node.putArray("dirs")
+      f.dirs.foreach(dirs.add)
+    }
+    val answers =
+      mapper.readTree(call(s"reading column '${column.name}'", proxy.values(column.name, request.toString)))
+    if (answers.size != files.size)
+      throw new IllegalStateException(
+        s"column parser '$id' gave ${answers.size} values for ${files.size} files"
+      )
+    files.zip(answers.elements().asScala.toSeq).map { case (file, answer) =>
+      toInternal(column, file, answer)
+    }
+  }
+
+  private def toInternal(column: ParsedColumn, file: FileInfo, answer: JsonNode): Any =
+    if (answer.has("error"))
+      throw new ScanException(
+        s"column parser '$id' raised ${answer.get("error").asText}",
+        file.path,
+        -1,
+        -1,
+        Some(column.name),
+        None,
+        None
+      )
+    else {
+      val text = answer.get("value")
+      if (text == null || text.isNull) null
+      else if (column.dataType == StringType) UTF8String.fromString(text.asText)
+      else {
+        val cast = Cast(
+          Literal(UTF8String.fromString(text.asText), StringType),
+          column.dataType,
+          Some(timeZone),
+          EvalMode.TRY
+        )
+        val converted = cast.eval()
+        if (converted == null)
+          throw new ScanException(
+            s"column parser '$id' returned a value that is not a ${column.dataType.simpleString}",
+            file.path,
+            -1,
+            -1,
+            Some(column.name),
+            Some(text.asText),
+            None
+          )
+        converted
+      }
+    }
+
+  // Py4J reports a failed callback (the Python process gone, say) as a RuntimeException: name the parser.
+  private def call(what: String, result: => String): String =
+    try result
+    catch {
+      case e: RuntimeException if !e.getMessage.startsWith("spark-drill") =>
+        throw new IllegalStateException(
+          s"spark-drill: column parser '$id' failed while $what: ${e.getMessage}",
+          e
+        )
+    }
+}
