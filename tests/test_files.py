@@ -107,6 +107,34 @@ def test_quoted_line_end_on_a_split_boundary_fails_loudly(
     assert all(r.text.startswith("line one\nline two") for r in rows)
 
 
+def _bzip2_rows(n: int) -> str:
+    # Varied text, so bzip2 -1's 100 kB blocks make a file of several blocks.
+    return "id,text\n" + "".join(f"{i},{(str(i * 7919) * 9)[: i % 53]}\n" for i in range(n))
+
+
+def test_bzip2_is_split_by_block_and_gives_the_rows_of_a_whole_read(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    text = _bzip2_rows(60000)
+    (tmp_path / "big.csv.bz2").write_bytes(bz2.compress(text.encode(), compresslevel=1))
+    expected = [(i, (str(i * 7919) * 9)[: i % 53]) for i in range(60000)]
+    spark.conf.set("spark.sql.files.maxPartitionBytes", str(64 * 1024))
+    try:
+        df = drill(spark, str(tmp_path))
+        assert df.rdd.getNumPartitions() > 3
+        per_partition = df.rdd.glom().map(len).collect()
+        assert sum(1 for n in per_partition if n > 0) > 1, per_partition
+        assert sorted((int(r.id), r.text) for r in df.collect()) == expected
+        # _line needs the file from its start: then the file is read whole, and the lines are right.
+        with_lines = drill(spark, str(tmp_path)).select("id", "_line")
+        assert with_lines.rdd.getNumPartitions() == 1
+        assert all(int(r.id) + 2 == r._line for r in with_lines.collect())
+        # count(*) counts every record once too.
+        assert drill(spark, str(tmp_path)).count() == 60000
+    finally:
+        spark.conf.unset("spark.sql.files.maxPartitionBytes")
+
+
 def test_discovery_runs_as_a_spark_job_for_many_files(spark: SparkSession, tmp_path: Path) -> None:
     write_files(tmp_path, {f"d{i % 5}/f{i:02d}.csv": f"k,c{i % 7}\n{i},v\n" for i in range(40)})
     sc = spark.sparkContext

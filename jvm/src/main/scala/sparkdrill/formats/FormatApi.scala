@@ -28,10 +28,26 @@ trait FileInput {
   /** First byte after this split; `Long.MaxValue` when the reader reads to the end of the file. */
   def end: Long
   def isFirstSplit: Boolean = start == 0L
+
+  /** Set for a byte range of a block-compressed file (bzip2) read in parallel; see [[BlockRange]]. */
+  def blockRange: Option[BlockRange] = None
+}
+
+/** A byte range of a block-compressed file: its stream starts at the first compression block that begins in
+  * the range and runs to the end of the file. Offsets the reader sees count bytes of that stream, so line
+  * numbers and file offsets are unknown. A record belongs to the range in which its first byte's block
+  * begins, with the rule of the reader's format at block edges (text: a range skips its first line).
+  */
+trait BlockRange {
+
+  /** The stream offset of the first byte of the next range's first block, or -1 while the stream has not
+    * reached it (or there is no next range).
+    */
+  def nextRangeStart: Long
 }
 
 /** Names where an error happened: the scan adds the file; a reader adds line, offset, column and value. */
-final case class ErrorContext(path: String) {
+final case class ErrorContext(path: String, positionsKnown: Boolean = true) {
   def error(
       message: String,
       line: Long = -1,
@@ -40,7 +56,12 @@ final case class ErrorContext(path: String) {
       value: String = null,
       option: String = null
   ): ScanException =
-    new ScanException(message, path, line, offset, Option(column), Option(value), Option(option))
+    if (positionsKnown)
+      new ScanException(message, path, line, offset, Option(column), Option(value), Option(option))
+    else new ScanException(message, path, -1, -1, Option(column), Option(value), Option(option))
+
+  /** The same context for a reader that cannot tell lines and offsets (a range of a bzip2 file). */
+  def withoutPositions: ErrorContext = copy(positionsKnown = false)
 }
 
 /** A bad-input error a user can act on: it names the file, line, byte offset, column, a shortened value and

@@ -4,9 +4,15 @@ import java.io.InputStream
 
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FSDataInputStream, Path}
-import org.apache.hadoop.io.compress.{CodecPool, CompressionCodecFactory, Decompressor}
+import org.apache.hadoop.io.compress.{
+  CodecPool,
+  CompressionCodecFactory,
+  Decompressor,
+  SplitCompressionInputStream,
+  SplittableCompressionCodec
+}
 
-import sparkdrill.formats.FileInput
+import sparkdrill.formats.{BlockRange, FileInput}
 
 /** A file, or a byte range of it, opened through Hadoop's FileSystem; decompressed when its suffix names a
   * Hadoop codec. The decompressor goes back to Hadoop's `CodecPool` on close (it may hold native memory).
@@ -22,14 +28,31 @@ final class HadoopFileInput(val path: String, val start: Long, val end: Long, co
   /** Bytes handed to the reader (after decompression). */
   var bytesRead: Long = 0L
 
+  private lazy val codec = new CompressionCodecFactory(conf).getCodec(new Path(path))
+
+  // A range of a splittable codec's file (bzip2) that is not the whole file: read block by block.
+  private val blocks: BlockTracker =
+    codec match {
+      case _: SplittableCompressionCodec if start > 0 || end != Long.MaxValue => new BlockTracker(end)
+      case _ => null
+    }
+
+  override def blockRange: Option[BlockRange] = Option(blocks)
+
   def open(offset: Long): InputStream = {
     require(stream == null, s"$path is already open")
     val p = new Path(path)
     raw = p.getFileSystem(conf).open(p)
-    val codec = new CompressionCodecFactory(conf).getCodec(p)
     stream = if (codec == null) {
       if (offset > 0) raw.seek(offset)
       raw
+    } else if (blocks != null) {
+      require(offset == 0, s"$path: a bzip2 range is read from its first block")
+      decompressor = CodecPool.getDecompressor(codec)
+      val in = codec
+        .asInstanceOf[SplittableCompressionCodec]
+        .createInputStream(raw, decompressor, start, end, SplittableCompressionCodec.READ_MODE.BYBLOCK)
+      blocks.track(in)
     } else {
       require(offset == 0, s"$path is compressed: it can only be read from its start")
       decompressor = CodecPool.getDecompressor(codec)
@@ -52,10 +75,7 @@ final class HadoopFileInput(val path: String, val start: Long, val end: Long, co
 
   def openAt(offset: Long): InputStream = {
     val p = new Path(path)
-    require(
-      new CompressionCodecFactory(conf).getCodec(p) == null,
-      s"$path is compressed: it has no byte offsets"
-    )
+    require(codec == null, s"$path is compressed: it has no byte offsets")
     val in = p.getFileSystem(conf).open(p)
     if (offset > 0) in.seek(offset)
     in
@@ -70,5 +90,35 @@ final class HadoopFileInput(val path: String, val start: Long, val end: Long, co
       stream = null
       raw = null
     }
+  }
+}
+
+/** Watches a bzip2 range's stream for the first block of the next range. Read by block, Hadoop's stream
+  * returns each block's first byte from a read of its own and then moves its position to the block's
+  * compressed offset; a block whose offset is past the range's end belongs to the next range (the rule of
+  * Hadoop's own LineRecordReader).
+  */
+private final class BlockTracker(end: Long) extends BlockRange {
+  private var delivered = 0L
+  private var next = -1L
+
+  def nextRangeStart: Long = next
+
+  def track(in: SplitCompressionInputStream): InputStream = new InputStream {
+    def read(): Int = {
+      val b = in.read()
+      if (b >= 0) advance(1)
+      b
+    }
+    override def read(b: Array[Byte], off: Int, len: Int): Int = {
+      val n = in.read(b, off, len)
+      if (n > 0) advance(n)
+      n
+    }
+    private def advance(n: Int): Unit = {
+      if (next < 0 && end != Long.MaxValue && in.getPos > end) next = delivered
+      delivered += n
+    }
+    override def close(): Unit = in.close()
   }
 }

@@ -43,7 +43,7 @@ final case class FileTask(
     end: Long,
     fileSchema: Option[StructType],
     missingRequired: Seq[Int] = Nil,
-    parsedValues: Array[Any] = Array.empty
+    parsedValues: IndexedSeq[Any] = IndexedSeq.empty
 )
 
 /** Everything an executor needs to read: plain, serializable data.
@@ -63,6 +63,12 @@ final case class ScanSpec(
     positionalSchema: Option[StructType] = None,
     projectedColumns: Int = Int.MaxValue
 ) {
+
+  /** Whether readers write `_line` or `_offset` (which need the file read from its start). */
+  def readsRecordPositions: Boolean =
+    readerSchema.fieldNames.exists(n =>
+      n == sparkdrill.formats.RecordColumns.Line || n == sparkdrill.formats.RecordColumns.Offset
+    )
 
   /** The column-parser columns in slot order (see [[ColumnSource.Parsed]]). */
   def parsedColumns: Seq[String] =

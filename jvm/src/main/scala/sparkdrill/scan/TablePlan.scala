@@ -114,7 +114,7 @@ final class TablePlan(
   private val parsedValueCache = mutable.HashMap.empty[(String, String), Any]
 
   /** The column-parser values of `files`, by path: one array per file, in the order of `columns`. */
-  def parsedValues(columns: Seq[String], files: Seq[ScanFile]): Map[String, Array[Any]] =
+  def parsedValues(columns: Seq[String], files: Seq[ScanFile]): Map[String, IndexedSeq[Any]] =
     parsedValueCache.synchronized {
       columns.foreach { name =>
         val key = name.toLowerCase(Locale.ROOT)
@@ -128,7 +128,7 @@ final class TablePlan(
         }
       }
       files.map { f =>
-        f.path -> columns.map(c => parsedValueCache((c.toLowerCase(Locale.ROOT), f.path))).toArray
+        f.path -> columns.map(c => parsedValueCache((c.toLowerCase(Locale.ROOT), f.path))).toIndexedSeq
       }.toMap
     }
 

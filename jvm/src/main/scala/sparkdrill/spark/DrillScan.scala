@@ -3,7 +3,7 @@ package sparkdrill.spark
 import java.util.OptionalLong
 
 import org.apache.hadoop.fs.Path
-import org.apache.hadoop.io.compress.CompressionCodecFactory
+import org.apache.hadoop.io.compress.{CompressionCodecFactory, SplittableCompressionCodec}
 import org.apache.spark.broadcast.Broadcast
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.connector.metric.{CustomMetric, CustomTaskMetric}
@@ -62,15 +62,21 @@ final class DrillScan(
   private lazy val partitions: Array[InputPartition] = {
     val session = SparkSession.active
     val codecs = new CompressionCodecFactory(SessionContext.hadoopConf(session, plan.options))
+    // bzip2 splits by block, but a range of it cannot tell the file's line numbers and offsets.
     def splittable(file: ScanFile): Boolean =
-      FormatRegistry.named(file.format).splittable(plan.options) && codecs.getCodec(
+      FormatRegistry.named(file.format).splittable(plan.options) && (codecs.getCodec(
         new Path(file.path)
-      ) == null
+      ) match {
+        case null => true
+        case _: SplittableCompressionCodec => !spec.readsRecordPositions
+        case _ => false
+      })
     val schemaOf = files.map(_.path).zip(fileSchemas).toMap
     // Column parsers run here, on the driver, once per file; executors only see their values.
     val parsedColumns = spec.parsedColumns
     val parsed =
-      if (parsedColumns.isEmpty) Map.empty[String, Array[Any]] else plan.parsedValues(parsedColumns, files)
+      if (parsedColumns.isEmpty) Map.empty[String, IndexedSeq[Any]]
+      else plan.parsedValues(parsedColumns, files)
     SplitPlanner
       .plan(files, fileSchemas, splittable, SessionContext.splitSettings(session))
       .zipWithIndex
@@ -79,7 +85,7 @@ final class DrillScan(
           tasks.map(t =>
             t.copy(
               missingRequired = plan.missingRequired(spec, schemaOf(t.file.path)),
-              parsedValues = parsed.getOrElse(t.file.path, Array.empty)
+              parsedValues = parsed.getOrElse(t.file.path, IndexedSeq.empty)
             )
           )
         DrillInputPartition(i, withMissing): InputPartition

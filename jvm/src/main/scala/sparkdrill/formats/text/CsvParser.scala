@@ -66,6 +66,9 @@ final class CsvParser(in: InputStream, settings: CsvSettings, startOffset: Long 
     rawMark = until
   }
 
+  /** Offset of the current record's last line end inside quotes, -1 if none. */
+  var quotedLineEnd: Long = -1L
+
   /** Whether the current record ended inside an unclosed quote. */
   var unterminatedQuote: Boolean = false
   private var line = startLine
@@ -109,6 +112,7 @@ final class CsvParser(in: InputStream, settings: CsvSettings, startOffset: Long 
     count = 0
     length = 0
     unterminatedQuote = false
+    quotedLineEnd = -1L
     if (!skipBlankAndCommentLines()) return false
     recordLine = line
     recordOffset = position
@@ -195,6 +199,7 @@ final class CsvParser(in: InputStream, settings: CsvSettings, startOffset: Long 
           // a line end inside quotes is data, but it still counts as a line
           if (!(b == '\r' && pos + 1 < limit && buf(pos + 1) == '\n')) line += 1
         }
+        if (isLineEndStart(b)) quotedLineEnd = bufferOffset + pos
         appendByte(b.toByte)
         pos += 1
       }

@@ -17,13 +17,17 @@ import sparkdrill.loader.{ColumnWriter, RowWriter}
   */
 final class TextBatchReader(negotiator: SchemaNegotiator, settings: CsvSettings) extends BatchReader {
   private val file = negotiator.file
-  private val errors = negotiator.errorContext
+  // A range of a bzip2 file reads its own stream: lines and offsets in it are not the file's.
+  private val blocks = file.blockRange.orNull
+  private val errors =
+    if (blocks == null) negotiator.errorContext else negotiator.errorContext.withoutPositions
   private val options = negotiator.options
   private val mode = ParseMode.from(options)
   // A split that starts inside the file begins at the first line start after its first byte; it stops
   // before the first record that starts at or after the next split's beginning, found the same way.
-  private val recordStart: Long = if (file.isFirstSplit) 0L else boundary(file.start)
-  private val endBoundary: Long = if (file.end == Long.MaxValue) Long.MaxValue else boundary(file.end)
+  private val recordStart: Long = if (file.isFirstSplit || blocks != null) 0L else boundary(file.start)
+  private val endBoundary: Long =
+    if (file.end == Long.MaxValue || blocks != null) Long.MaxValue else boundary(file.end)
   private val input = file.open(recordStart)
   private val parser = new CsvParser(input, settings, recordStart, firstLineNumber())
   private var done = false
@@ -64,6 +68,10 @@ final class TextBatchReader(negotiator: SchemaNegotiator, settings: CsvSettings)
   var malformed: Long = 0L
 
   if (negotiator.headerOnly) done = true
+  if (blocks != null && (lineWriter != null || offsetWriter != null))
+    throw new IllegalStateException(
+      s"${file.path}: _line and _offset cannot be read from a range of a bzip2 file"
+    )
 
   private def boundary(offset: Long): Long = {
     val in = file.openAt(offset - 1)
@@ -81,6 +89,8 @@ final class TextBatchReader(negotiator: SchemaNegotiator, settings: CsvSettings)
     }
 
   private def readSchema(): StructType = {
+    // A bzip2 range's first line belongs to the range before (its block may start mid-record).
+    if (blocks != null && !file.isFirstSplit) parser.skipLine()
     if (settings.skipFirstLine && file.isFirstSplit) parser.skipLine()
     if (positional) negotiator.fileSchema.get
     else if (!settings.header) TextBatchReader.ColumnsSchema
@@ -131,7 +141,7 @@ final class TextBatchReader(negotiator: SchemaNegotiator, settings: CsvSettings)
     while (!writer.isFull) {
       val endOfLast = parser.position
       val found = if (countOnly) parser.skipNext() else parser.next()
-      if (!found || parser.recordOffset >= endBoundary) {
+      if (!found || parser.recordOffset >= endBoundary || pastBlockRange()) {
         checkBoundary(endOfLast)
         done = true
         return false
@@ -151,6 +161,21 @@ final class TextBatchReader(negotiator: SchemaNegotiator, settings: CsvSettings)
         offset = endBoundary,
         option = "set the option multiLine=true to read files with quoted line ends whole"
       )
+
+  // In a bzip2 range, the records up to the one holding the next range's first byte are this range's: the
+  // next range skips its first line, up to the first line end it sees. That is the end of the record
+  // holding its first byte unless a quoted field puts a line end in between; then fail, as above.
+  private def pastBlockRange(): Boolean =
+    blocks != null && {
+      val next = blocks.nextRangeStart
+      if (next < 0 || parser.recordOffset > next) next >= 0
+      else if (parser.quotedLineEnd >= next)
+        throw errors.error(
+          "a quoted field holds a line end where the bzip2 file was split for parallel reading",
+          option = "set the option multiLine=true to read files with quoted line ends whole"
+        )
+      else false
+    }
 
   private def writeRecord(): Unit = {
     if (parser.unterminatedQuote) { malformedRecord(); return }
@@ -244,7 +269,7 @@ final class TextBatchReader(negotiator: SchemaNegotiator, settings: CsvSettings)
     val json = TextBatchReader.json.createObjectNode()
     (from until until).foreach(i => json.put(s"column_${i + 1}", parser.field(i)))
     json.put("_file", errors.path)
-    json.put("_line", parser.recordLine)
+    if (blocks == null) json.put("_line", parser.recordLine)
     json.toString
   }
 
