@@ -198,11 +198,14 @@ object TextConverter {
   }
 
   private final class DoubleParser extends Parser {
+    private val fast = new Array[Double](1)
     def apply(w: ColumnWriter, b: Array[Byte], s: Int, n: Int): Boolean =
-      plainNumber(b, s, n) && {
-        try { w.setDouble(java.lang.Double.parseDouble(ascii(b, s, n))); true }
-        catch { case _: NumberFormatException => false }
-      }
+      if (FastText.double(b, s, n, fast)) { w.setDouble(fast(0)); true }
+      else
+        plainNumber(b, s, n) && {
+          try { w.setDouble(java.lang.Double.parseDouble(ascii(b, s, n))); true }
+          catch { case _: NumberFormatException => false }
+        }
   }
   private final class FloatParser extends Parser {
     def apply(w: ColumnWriter, b: Array[Byte], s: Int, n: Int): Boolean =
@@ -224,16 +227,44 @@ object TextConverter {
 
   private final class BooleanParser extends Parser {
     def apply(w: ColumnWriter, b: Array[Byte], s: Int, n: Int): Boolean =
-      ascii(b, s, n).toLowerCase(Locale.ROOT) match {
-        case "true" | "t" | "yes" | "y" | "1" => w.setBoolean(true); true
-        case "false" | "f" | "no" | "n" | "0" => w.setBoolean(false); true
-        case _ => false
+      if (BooleanParser.spells(b, s, n, BooleanParser.trueWords)) { w.setBoolean(true); true }
+      else if (BooleanParser.spells(b, s, n, BooleanParser.falseWords)) { w.setBoolean(false); true }
+      else false
+  }
+
+  private object BooleanParser {
+    val trueWords: Array[Array[Byte]] =
+      Array("true", "t", "yes", "y", "1").map(_.getBytes(StandardCharsets.US_ASCII))
+    val falseWords: Array[Array[Byte]] =
+      Array("false", "f", "no", "n", "0").map(_.getBytes(StandardCharsets.US_ASCII))
+
+    @inline private def lower(c: Byte): Int = if (c >= 'A' && c <= 'Z') c + 32 else c
+
+    /** Whether the text is one of `words`, ignoring ASCII case. */
+    def spells(b: Array[Byte], s: Int, n: Int, words: Array[Array[Byte]]): Boolean = {
+      var k = 0
+      while (k < words.length) {
+        val word = words(k)
+        if (word.length == n) {
+          var i = 0
+          while (i < n && lower(b(s + i)) == word(i)) i += 1
+          if (i == n) return true
+        }
+        k += 1
       }
+      false
+    }
   }
 
   private final class DateParser(pattern: Option[String]) extends Parser {
     private val formatter = pattern.map(p => DateTimeFormatter.ofPattern(p, Locale.ROOT))
-    def apply(w: ColumnWriter, b: Array[Byte], s: Int, n: Int): Boolean =
+    def apply(w: ColumnWriter, b: Array[Byte], s: Int, n: Int): Boolean = {
+      val fast = if (formatter.isEmpty) FastText.isoDate(b, s, n) else Int.MinValue
+      if (fast != Int.MinValue) { w.setDate(fast); true }
+      else slow(w, b, s, n)
+    }
+
+    private def slow(w: ColumnWriter, b: Array[Byte], s: Int, n: Int): Boolean =
       try {
         val text = utf8(b, s, n)
         val date = formatter match {
@@ -250,7 +281,23 @@ object TextConverter {
     */
   private final class TimestampParser(pattern: Option[String], zone: ZoneId) extends Parser {
     private val formatter = pattern.map(p => DateTimeFormatter.ofPattern(p, Locale.ROOT))
+    // A fixed offset (UTC, +02:00) turns a local time into an instant by arithmetic; a zone with rules goes
+    // through java.time for its gaps and overlaps.
+    private val fixedOffsetSeconds: Option[Long] =
+      if (zone == null) Some(0L)
+      else if (zone.getRules.isFixedOffset)
+        Some(zone.getRules.getOffset(java.time.Instant.EPOCH).getTotalSeconds.toLong)
+      else None
+    private val fields = new Array[Long](3)
+
     def apply(w: ColumnWriter, b: Array[Byte], s: Int, n: Int): Boolean =
+      if (formatter.isEmpty && fixedOffsetSeconds.isDefined && FastText.isoDateTime(b, s, n, fields)) {
+        val seconds = fields(0) * 86400L + fields(1) - fixedOffsetSeconds.get
+        w.setTimestamp(seconds * 1000000L + fields(2) / 1000L)
+        true
+      } else slow(w, b, s, n)
+
+    private def slow(w: ColumnWriter, b: Array[Byte], s: Int, n: Int): Boolean =
       try {
         val text = utf8(b, s, n)
         val local = formatter match {
