@@ -2,6 +2,8 @@ package sparkdrill.scan
 
 import org.apache.spark.unsafe.types.UTF8String
 
+import sparkdrill.projection.ImplicitKind
+
 /** A predicate over per-file constant columns (`dirN`, `filename`, `filepath`, `fqn`, `suffix`), judged once
   * per file at planning. Values are SQL's three: `Some(true)`, `Some(false)` and `None` for NULL. A file is
   * dropped only when a predicate is surely not TRUE for it.
@@ -19,8 +21,8 @@ object FilePredicate {
   final case class HiveColumn(key: String) extends Column {
     def valueOf(file: ScanFile): UTF8String = Option(file.hiveValue(key)).map(UTF8String.fromString).orNull
   }
-  final case class FileColumn(column: ImplicitColumn) extends Column {
-    def valueOf(file: ScanFile): UTF8String = UTF8String.fromString(file.fileColumnValue(column))
+  final case class FileColumn(kind: ImplicitKind.FileKind) extends Column {
+    def valueOf(file: ScanFile): UTF8String = file.fileColumnValue(kind).asInstanceOf[UTF8String]
   }
 
   final case class Compare(op: String, column: Column, literal: UTF8String) extends FilePredicate

@@ -1,6 +1,5 @@
 package sparkdrill.scan
 
-import org.apache.spark.sql.catalyst.util.DateTimeUtils
 import org.apache.spark.sql.execution.vectorized.ConstantColumnVector
 import org.apache.spark.sql.types.StringType
 import org.apache.spark.sql.vectorized.{ColumnVector, ColumnarBatch}
@@ -23,7 +22,7 @@ final class OutputAssembler(spec: ScanSpec) extends AutoCloseable {
   private val useMissing = new Array[Boolean](sources.length)
 
   private def dataTypeOf(source: ColumnSource) = source match {
-    case ColumnSource.FileConstant(c) => c.dataType
+    case ColumnSource.FileConstant(kind) => kind.dataType
     case ColumnSource.Partition(_) => StringType
     case ColumnSource.Hive(_) => StringType
     case ColumnSource.Null(t) => t
@@ -49,7 +48,7 @@ final class OutputAssembler(spec: ScanSpec) extends AutoCloseable {
       // A constant's setters leave its null flag alone: clear what the previous file set.
       if (v != null) v.setNotNull()
       sources(i) match {
-        case ColumnSource.FileConstant(c) => setImplicit(v, c, file)
+        case ColumnSource.FileConstant(kind) => ConstantValues.setInternal(v, file.fileColumnValue(kind))
         case ColumnSource.Partition(depth) =>
           if (depth < file.dirs.length) v.setUtf8String(UTF8String.fromString(file.dirs(depth)))
           else v.setNull()
@@ -63,15 +62,6 @@ final class OutputAssembler(spec: ScanSpec) extends AutoCloseable {
       i += 1
     }
   }
-
-  private def setImplicit(v: ConstantColumnVector, column: ImplicitColumn, file: ScanFile): Unit =
-    column match {
-      case ImplicitColumn.Filename | ImplicitColumn.Filepath | ImplicitColumn.Fqn | ImplicitColumn.Suffix =>
-        v.setUtf8String(UTF8String.fromString(file.fileColumnValue(column)))
-      case ImplicitColumn.Lmt => v.setLong(DateTimeUtils.millisToMicros(file.modificationTime))
-      case ImplicitColumn.Line | ImplicitColumn.Offset =>
-        throw new IllegalStateException(s"$column is a per-record column")
-    }
 
   /** The output batch over the loader's harvested batch. */
   def assemble(loaderBatch: ColumnarBatch): ColumnarBatch = {

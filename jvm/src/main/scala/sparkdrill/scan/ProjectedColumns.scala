@@ -5,7 +5,7 @@ import java.util.Locale
 import org.apache.spark.sql.types.{ArrayType, DataType, StringType, StructField, StructType}
 
 import sparkdrill.formats.text.TextBatchReader
-import sparkdrill.projection.{Projection, ProjectionItem, RequestedColumn, Shape}
+import sparkdrill.projection.{ImplicitKind, Projection, ProjectionItem, RequestedColumn, Shape}
 
 /** How one column of an explicit projection (the `project` option) is filled. */
 sealed trait Planned extends Serializable
@@ -76,16 +76,15 @@ object ProjectedColumns {
   })
 
   private def nonTable(plan: TablePlan, name: String): (StructField, Planned) = {
-    val key = name.toLowerCase(Locale.ROOT)
     val dir = s"(?i)${java.util.regex.Pattern.quote(plan.partitionLabel)}(\\d+)".r
-    ImplicitColumn.byLabel(plan.options).get(key) match {
-      case Some(c) if !c.perRecord =>
-        (StructField(name, c.dataType), Planned.Other(ColumnSource.FileConstant(c)))
-      case Some(c) =>
+    plan.implicitLabels.kindOf(name) match {
+      case Some(kind: ImplicitKind.FileKind) =>
+        (StructField(name, kind.dataType), Planned.Other(ColumnSource.FileConstant(kind)))
+      case Some(kind: ImplicitKind.RowKind) =>
         val field =
-          if (c == ImplicitColumn.Line) sparkdrill.formats.RecordColumns.LineField
+          if (kind == ImplicitKind.Line) sparkdrill.formats.RecordColumns.LineField
           else sparkdrill.formats.RecordColumns.OffsetField
-        (StructField(name, c.dataType), Planned.Table(field))
+        (StructField(name, kind.dataType), Planned.Table(field))
       case None =>
         name match {
           case _ if plan.isHiveColumn(name) =>

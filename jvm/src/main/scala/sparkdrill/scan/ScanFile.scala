@@ -1,5 +1,7 @@
 package sparkdrill.scan
 
+import sparkdrill.projection.{ImplicitColumnParser, ImplicitKind}
+
 /** One file of the scan, as listed on the driver.
   *
   * @param path the full path (`file:/data/logs/a.csv`, `s3a://bucket/a.csv`)
@@ -32,14 +34,8 @@ final case class ScanFile(
     if (slash <= 0) p.take(1) else p.substring(0, slash)
   }
 
-  /** The value of a string file column (`filename`, `filepath`, `fqn`, `suffix`) for this file. */
-  def fileColumnValue(column: ImplicitColumn): String = column match {
-    case ImplicitColumn.Filename => name
-    case ImplicitColumn.Filepath => displayDirectory
-    case ImplicitColumn.Fqn => displayPath
-    case ImplicitColumn.Suffix => suffix
-    case other => throw new IllegalArgumentException(s"$other is not a string file column")
-  }
+  /** The value of a file column (`filename`, ..., `lmt`) for this file, as a Spark internal value. */
+  def fileColumnValue(kind: ImplicitKind.FileKind): Any = ImplicitColumnParser.fileValue(kind, info)
 
   /** The value of a hive-style directory `key=value` (keys compare case-insensitively), or null. */
   def hiveValue(key: String): String = {

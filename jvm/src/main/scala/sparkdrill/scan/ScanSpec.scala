@@ -5,6 +5,7 @@ import java.util.Locale
 import org.apache.spark.sql.types.{DataType, StructType}
 
 import sparkdrill.loader.{LoaderOptions, ProjectionFilter}
+import sparkdrill.projection.ImplicitKind
 
 /** Where one output column's values come from. */
 sealed trait ColumnSource extends Product with Serializable
@@ -15,7 +16,7 @@ object ColumnSource {
   final case class Loader(index: Int) extends ColumnSource
 
   /** A per-file constant: file name, path, suffix, modification time. */
-  final case class FileConstant(column: ImplicitColumn) extends ColumnSource
+  final case class FileConstant(kind: ImplicitKind.FileKind) extends ColumnSource
 
   /** `dirN`: the N-th directory below the scan root, null for shallower files. */
   final case class Partition(depth: Int) extends ColumnSource

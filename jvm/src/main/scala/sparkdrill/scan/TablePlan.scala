@@ -14,6 +14,8 @@ import sparkdrill.loader.LoaderOptions
 import sparkdrill.projection.{
   ColumnParser,
   FileInfo,
+  ImplicitKind,
+  ImplicitLabels,
   ParseContext,
   ParsedColumn,
   Projection,
@@ -63,7 +65,9 @@ final class TablePlan(
 
   def isHiveColumn(name: String): Boolean = hiveKeys.exists(_.equalsIgnoreCase(name))
   private val partitionsInWildcard = options.boolean("partitionColumns", default = true)
-  private val implicitByLabel = ImplicitColumn.byLabel(options)
+
+  /** The labels of the implicit columns (options `filenameLabel`, ...). */
+  val implicitLabels: ImplicitLabels = ImplicitLabels.fromOptions(options.get)
 
   /** The columns of `*`: table columns, then `dir0..dirN` or the hive keys. */
   def wildcardColumns: Seq[(StructField, Planned)] = {
@@ -149,7 +153,7 @@ final class TablePlan(
   val schema: StructType = StructType(planned.map(_._1))
 
   /** The hidden columns, selectable by name: label and column, in a stable order. */
-  val implicitColumns: Seq[(String, ImplicitColumn)] = ImplicitColumn.all.map(c => c.label(options) -> c)
+  val implicitColumns: Seq[(String, ImplicitKind)] = implicitLabels.all
 
   /** With partitionColumns=false the partition columns leave `*` but stay selectable by name. */
   val hiddenPartitionColumns: Seq[String] =
@@ -189,10 +193,10 @@ final class TablePlan(
     val sources: Array[ColumnSource] = required.fields.map { f =>
       metadataName(f) match {
         case Some(meta) =>
-          implicitByLabel.get(meta.toLowerCase(Locale.ROOT)) match {
-            case Some(ImplicitColumn.Line) => loaderColumn(RecordColumns.LineField)
-            case Some(ImplicitColumn.Offset) => loaderColumn(RecordColumns.OffsetField)
-            case Some(c) => ColumnSource.FileConstant(c)
+          implicitLabels.kindOf(meta) match {
+            case Some(ImplicitKind.Line) => loaderColumn(RecordColumns.LineField)
+            case Some(ImplicitKind.Offset) => loaderColumn(RecordColumns.OffsetField)
+            case Some(kind: ImplicitKind.FileKind) => ColumnSource.FileConstant(kind)
             case None if parserColumns.exists(_.name.equalsIgnoreCase(meta)) =>
               parsedColumn(meta, f.dataType)
             case None =>

@@ -31,7 +31,7 @@ final class DrillTable(val plan: TablePlan) extends Table with SupportsRead with
   override def capabilities(): util.Set[TableCapability] = util.EnumSet.of(TableCapability.BATCH_READ)
 
   override def metadataColumns(): Array[MetadataColumn] =
-    (plan.implicitColumns.map { case (label, column) => DrillTable.metadataColumn(label, column.dataType) } ++
+    (plan.implicitColumns.map { case (label, kind) => DrillTable.metadataColumn(label, kind.dataType) } ++
       plan.hiddenPartitionColumns.map(DrillTable.metadataColumn(_, StringType)) ++
       plan.parserColumns.map(c => DrillTable.metadataColumn(c.name, c.dataType))).toArray
 

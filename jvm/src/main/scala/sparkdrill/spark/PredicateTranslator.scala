@@ -11,7 +11,8 @@ import org.apache.spark.sql.connector.expressions.filter.{
 }
 import org.apache.spark.unsafe.types.UTF8String
 
-import sparkdrill.scan.{FilePredicate, ImplicitColumn, TablePlan}
+import sparkdrill.projection.ImplicitKind
+import sparkdrill.scan.{FilePredicate, TablePlan}
 
 /** Turns Spark's pushed predicates into [[FilePredicate]]s when they only read per-file constant columns
   * (`dirN`, `filename`, `filepath`, `fqn`, `suffix`) and compare them with string literals. Anything else is
@@ -21,7 +22,6 @@ final class PredicateTranslator(plan: TablePlan) {
   import FilePredicate._
 
   private val dataColumns = plan.tableColumns.fieldNames.map(_.toLowerCase(Locale.ROOT)).toSet
-  private val implicitByLabel = ImplicitColumn.byLabel(plan.options)
   private val dirPattern = s"(?i)${java.util.regex.Pattern.quote(plan.partitionLabel)}(\\d+)".r
 
   def translate(p: Predicate): Option[FilePredicate] = p match {
@@ -71,10 +71,10 @@ final class PredicateTranslator(plan: TablePlan) {
           case _ if plan.isHiveColumn(name) => Some(HiveColumn(name))
           case dirPattern(n) if !plan.hiveStyle => Some(DirColumn(n.toInt))
           case _ =>
-            implicitByLabel.get(key).collect {
-              case c @ (ImplicitColumn.Filename | ImplicitColumn.Filepath | ImplicitColumn.Fqn |
-                  ImplicitColumn.Suffix) =>
-                FileColumn(c)
+            plan.implicitLabels.kindOf(name).collect {
+              case kind @ (ImplicitKind.FileName | ImplicitKind.FilePath | ImplicitKind.Fqn |
+                  ImplicitKind.Suffix) =>
+                FileColumn(kind.asInstanceOf[ImplicitKind.FileKind])
             }
         }
     case _ => None

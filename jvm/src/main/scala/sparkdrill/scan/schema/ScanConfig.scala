@@ -92,8 +92,7 @@ object ScanConfig {
       options: ReaderOptions,
       definedSchema: Option[StructType] = None,
       parsers: Seq[ColumnParser] = Nil
-  ): ScanConfig = {
-    val defaults = ImplicitLabels()
+  ): ScanConfig =
     ScanConfig(
       schemaMode = options.get("schemaMode").map(SchemaMode.parse).getOrElse(SchemaMode.Evolve),
       typeConflict =
@@ -101,13 +100,7 @@ object ScanConfig {
       providedSchema = options.get("providedSchema").filter(_.trim.nonEmpty).map(ProvidedSchema.parse),
       strictSchema = options.boolean("strictSchema", default = false),
       definedSchema = definedSchema,
-      implicitLabels = ImplicitLabels(
-        filename = options.getOrElse("filenameLabel", defaults.filename),
-        filepath = options.getOrElse("filepathLabel", defaults.filepath),
-        fqn = options.getOrElse("fqnLabel", defaults.fqn),
-        suffix = options.getOrElse("suffixLabel", defaults.suffix),
-        lmt = options.getOrElse("lmtLabel", defaults.lmt)
-      ),
+      implicitLabels = ImplicitLabels.fromOptions(options.get),
       partitionLabel = options.getOrElse("partitionLabel", "dir"),
       partitionColumns = options.boolean("partitionColumns", default = true),
       partitionStyle = options.get("partitionStyle").map(PartitionStyle.parse).getOrElse(PartitionStyle.Dirs),
@@ -115,5 +108,4 @@ object ScanConfig {
       allTextMode = options.boolean("allTextMode", default = false),
       parsers = parsers
     )
-  }
 }
