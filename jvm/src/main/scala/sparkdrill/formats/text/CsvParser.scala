@@ -241,6 +241,7 @@ final class CsvParser(in: InputStream, settings: CsvSettings, startOffset: Long 
   private def beginField(): Unit = {
     if (count == fieldStarts.length) growFields()
     fieldStarts(count) = length
+    if (keep != null) discard = skipAll || count >= keep.length || !keep(count)
   }
 
   private def endField(): Unit = {
@@ -257,10 +258,17 @@ final class CsvParser(in: InputStream, settings: CsvSettings, startOffset: Long 
   /** Reads the next record's boundaries only (quotes respected, field bytes not kept): for `count(*)`. */
   def skipNext(): Boolean = {
     discard = true
+    skipAll = true
     try next()
-    finally discard = false
+    finally { discard = false; skipAll = false }
   }
   private var discard = false
+  private var skipAll = false
+
+  /** Which fields (by position) a caller reads; the others are parsed (quotes, delimiters) but their bytes
+    * are not kept, so they read as empty. Null keeps every field.
+    */
+  var keep: Array[Boolean] = null
 
   @inline private def appendByte(b: Byte): Unit = if (!discard) {
     if (length == bytes.length) bytes = java.util.Arrays.copyOf(bytes, bytes.length * 2)

@@ -60,6 +60,12 @@ final class TextBatchReader(negotiator: SchemaNegotiator, settings: CsvSettings)
       keep
   }
   parser.captureRaw = corruptWriter != null
+  // Typed or string columns bound by position: the bytes of the other fields need not be copied, unless
+  // they can appear in a message or a column (a failing record's text, rescued fields).
+  if (
+    converters.nonEmpty && columnsWriter == null && rescuedWriter == null && corruptWriter == null &&
+    mode != ParseMode.FailFast
+  ) parser.keep = converters.map(_ != null)
   // Nothing to convert or keep: records are only counted (a record with an unclosed quote still counts
   // as malformed), so their bytes need not be copied.
   private val countOnly = !anyConverted && corruptWriter == null && mode != ParseMode.FailFast

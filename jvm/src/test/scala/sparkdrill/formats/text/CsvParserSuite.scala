@@ -30,6 +30,18 @@ class CsvParserSuite extends AnyFunSuite {
     assert(records("\"x\r\ny\",z\n") == Seq(Seq("x\r\ny", "z")))
   }
 
+  test(
+    "fields a caller does not keep are parsed but read as empty; the kept ones and the offsets are exact"
+  ) {
+    val text = "a,\"b,\nc\",d,e\nf,g,\"h\"\"i\",j,k\n"
+    val p =
+      new CsvParser(new ByteArrayInputStream(text.getBytes(UTF_8)), CsvSettings.from("csv", ReaderOptions()))
+    p.keep = Array(false, true, false)
+    val out = ArrayBuffer.empty[(Seq[String], Long, Long)]
+    while (p.next()) out += ((p.fields, p.recordLine, p.recordOffset))
+    assert(out.toSeq == Seq((Seq("", "b,\nc", "", ""), 1L, 0L), (Seq("", "g", "", "", ""), 3L, 13L)))
+  }
+
   test("blank lines are skipped; empty fields are kept") {
     assert(records("\n\na,,b\n\n,\n") == Seq(Seq("a", "", "b"), Seq("", "")))
   }
