@@ -119,6 +119,11 @@ trait SchemaNegotiator {
   /** This file's own schema as discovery found it (a text header), for splits that start past it. */
   def fileSchema: Option[StructType]
 
+  /** Every column of the table (all files), when reading; a value for a column outside it has nowhere to go
+    * (dropped or rescued), while one for a column only not read by this query is simply skipped.
+    */
+  def tableSchema: Option[StructType] = None
+
   /** Which columns the query reads: the reader skips parsing the others. */
   def projection: ProjectionFilter
   def errorContext: ErrorContext
@@ -133,6 +138,11 @@ trait SchemaNegotiator {
   def countDropped(n: Long): Unit
 }
 
+/** A reader that finds its file's schema in the data (JSON): discovery asks it for what it sampled. */
+trait SchemaSampler {
+  def sampledSchema: StructType
+}
+
 /** Reads one file (or split) into the loader's writers. */
 trait BatchReader extends AutoCloseable {
 
@@ -144,6 +154,9 @@ trait BatchReader extends AutoCloseable {
 trait FormatPlugin extends Serializable {
   def name: String
   def suffixes: Seq[String]
+
+  /** Whether discovery samples the data (JSON) rather than reading only an early schema (a text header). */
+  def discoversFromData: Boolean = false
 
   /** Whether an uncompressed file of this format may be split by byte range. */
   def splittable(options: ReaderOptions): Boolean

@@ -16,7 +16,8 @@ final class FileNegotiator(
     val fileSchema: Option[StructType],
     val projection: ProjectionFilter,
     val headerOnly: Boolean,
-    makeLoader: StructType => ResultSetLoader
+    makeLoader: StructType => ResultSetLoader,
+    override val tableSchema: Option[StructType] = None
 ) extends SchemaNegotiator {
   private var loader: ResultSetLoader = _
   private var declared: StructType = _

@@ -3,11 +3,12 @@ package sparkdrill.scan
 import java.util.Locale
 
 import sparkdrill.formats.FormatPlugin
+import sparkdrill.formats.json.JsonFormat
 import sparkdrill.formats.text.TextFormat
 
 /** The formats spark-drill reads, by name and by file suffix. A new format registers here. */
 object FormatRegistry {
-  val plugins: Seq[FormatPlugin] = TextFormat.all
+  val plugins: Seq[FormatPlugin] = TextFormat.all :+ JsonFormat
 
   /** Hadoop codec suffixes that may follow a format suffix (`a.csv.gz`). */
   val compressionSuffixes: Set[String] = Set("gz", "bz2", "deflate", "zst", "lz4", "snappy")

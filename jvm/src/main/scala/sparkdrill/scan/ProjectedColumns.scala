@@ -41,6 +41,10 @@ object ProjectedColumns {
         }
       case Shape.Members(members) =>
         table match {
+          case Some(f) if f.dataType.isInstanceOf[StructType] =>
+            // `m.b`: the struct keeps its structure with only the listed members; readers parse only those.
+            val pruned = prune(f.dataType.asInstanceOf[StructType], members, c.name)
+            (StructField(c.name, pruned), Planned.Table(f.copy(dataType = pruned)))
           case Some(f) =>
             throw new IllegalArgumentException(
               s"spark-drill: option 'project': column '${f.name}' is a ${f.dataType.simpleString}, not a struct, " +
@@ -65,6 +69,24 @@ object ProjectedColumns {
         }
     }
   }
+
+  /** The members `members` of struct `s`, in list order; a member `s` lacks is a null string (or struct). */
+  private def prune(s: StructType, members: Seq[RequestedColumn], path: String): StructType =
+    StructType(members.map { m =>
+      s.fields.find(_.name.equalsIgnoreCase(m.name)) match {
+        case None => nullStruct(Seq(m)).fields.head
+        case Some(f) =>
+          (m.shape, f.dataType) match {
+            case (Shape.Members(inner), t: StructType) =>
+              f.copy(dataType = prune(t, inner, s"$path.${f.name}"))
+            case (Shape.Members(_), t) =>
+              throw new IllegalArgumentException(
+                s"spark-drill: option 'project': member '$path.${f.name}' is a ${t.simpleString}, not a struct"
+              )
+            case _ => f
+          }
+      }
+    })
 
   // A requested map no file has is a null struct of its members (strings, as text would give).
   private def nullStruct(members: Seq[RequestedColumn]): StructType = StructType(members.map { m =>

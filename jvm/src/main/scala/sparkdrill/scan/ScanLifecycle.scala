@@ -72,7 +72,8 @@ final class ScanLifecycle(spec: ScanSpec, tasks: Array[FileTask], conf: Configur
       fileSchema = task.fileSchema.orElse(spec.positionalSchema),
       projection = ProjectionFilter.All,
       headerOnly = false,
-      makeLoader = _ => loader
+      makeLoader = _ => loader,
+      tableSchema = Some(spec.tableSchema)
     )
     try reader = FormatRegistry.named(file.format).newReader(negotiator)
     catch {

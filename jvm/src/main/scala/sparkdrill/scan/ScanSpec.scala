@@ -62,7 +62,8 @@ final case class ScanSpec(
     loaderOptions: LoaderOptions,
     rowLimit: Long = Long.MaxValue,
     positionalSchema: Option[StructType] = None,
-    projectedColumns: Int = Int.MaxValue
+    projectedColumns: Int = Int.MaxValue,
+    tableSchema: StructType = new StructType()
 ) {
 
   /** Whether readers write `_line` or `_offset` (which need the file read from its start). */

@@ -59,8 +59,11 @@ object SchemaDiscovery {
     try {
       val reader = plugin.newReader(negotiator)
       try
-        if (headerOnly || loader == null) Option(loader).map(_.schema).getOrElse(new StructType())
-        else inferTypes(reader, loader, sampleRows)
+        reader match {
+          case sampler: sparkdrill.formats.SchemaSampler => sampler.sampledSchema // JSON samples its records
+          case _ if headerOnly || loader == null => Option(loader).map(_.schema).getOrElse(new StructType())
+          case _ => inferTypes(reader, loader, sampleRows)
+        }
       finally reader.close()
     } finally {
       if (loader != null) loader.close()

@@ -235,7 +235,8 @@ final class TablePlan(
         .getOrElse(options.asMap),
       loaderOptions,
       positionalSchema = positional,
-      projectedColumns = projectedCount
+      projectedColumns = projectedCount,
+      tableSchema = definedSchema.getOrElse(tableColumns)
     )
   }
 
@@ -314,15 +315,15 @@ object TablePlan {
   ): (StructType, Seq[FileReport]) = {
     val config = ScanConfig.fromOptions(options, definedSchema)
     val header = options.boolean("header", default = false)
-    val discovery =
-      if (options.boolean("inferTypes", default = false)) Discovery.Sampled else Discovery.HeaderOnly
+    val inferTypes = options.boolean("inferTypes", default = false)
     val discovered = files.zip(fileSchemas).map { case (f, schema) =>
-      // Headerless files report the `columns` array, which a provided schema replaces by position.
-      val own = if (!header && config.positional) new StructType() else schema
+      val fromData = FormatRegistry.named(f.format).discoversFromData
+      // Headerless text reports the `columns` array, which a provided schema replaces by position.
+      val own = if (!fromData && !header && config.positional) new StructType() else schema
       FileSchema(
         FileInfo(f.displayPath, f.dirs.toSeq, f.length, f.modificationTime),
         own,
-        discovery
+        if (fromData || inferTypes) Discovery.Sampled else Discovery.HeaderOnly
       )
     }
     val hiveKeys =

@@ -6,7 +6,8 @@ import scala.collection.mutable
 
 import org.apache.spark.sql.types.{DataType, StructField}
 
-import sparkdrill.scan.schema.TypeLattice.Kind
+import sparkdrill.formats.TypeLattice
+import sparkdrill.formats.TypeLattice.Kind
 
 /** Where a table column comes from. */
 sealed trait ColumnOrigin extends Serializable

@@ -1,4 +1,4 @@
-package sparkdrill.scan.schema
+package sparkdrill.formats
 
 import org.apache.spark.sql.types._
 

@@ -1,0 +1,236 @@
+package sparkdrill.formats.json
+
+import java.nio.charset.StandardCharsets
+import java.time.ZoneId
+import java.util.Locale
+
+import com.fasterxml.jackson.core.{JsonFactory, JsonFactoryBuilder, JsonParseException, JsonParser, JsonToken}
+import com.fasterxml.jackson.core.json.JsonReadFeature
+import com.fasterxml.jackson.databind.ObjectMapper
+import com.fasterxml.jackson.databind.node.ObjectNode
+import org.apache.spark.sql.types.StructType
+
+import sparkdrill.formats.{BatchReader, ParseMode, RecordColumns, SchemaNegotiator, SchemaSampler}
+import sparkdrill.loader.{ColumnWriter, RowWriter}
+
+/** Reads one JSON file into the loader: each top-level object is a row; keys are trimmed and matched to
+  * columns case-insensitively. While discovering, it samples the first `sampleRows` records instead.
+  *
+  * Bad input follows `mode` (SPEC 6): a value that cannot become its column's type is null in that column
+  * (PERMISSIVE), drops the record, or fails the query; broken JSON makes the record malformed, and reading
+  * goes on at the next line. Keys no column has are counted as dropped, or kept in the rescued-data column.
+  */
+final class JsonBatchReader(negotiator: SchemaNegotiator) extends BatchReader with SchemaSampler {
+  private val file = negotiator.file
+  private val errors = negotiator.errorContext
+  private val options = negotiator.options
+  private val mode = ParseMode.from(options)
+  private val tape = new RecordTape(file.open())
+  private var parser: JsonParser = JsonBatchReader.factory.createParser(tape)
+  // Where the current parser began, for absolute offsets and lines after a restart.
+  private var baseOffset = 0L
+  private var baseLine = 0L
+  private var inRootArray = false
+  private var done = false
+
+  private var recordOffset = 0L
+  private var recordLine = 0L
+
+  /** Records malformed (broken JSON, or not an object) or with a value that could not be converted. */
+  var malformed: Long = 0L
+
+  val sampledSchema: StructType =
+    if (negotiator.definedSchema.isDefined) null
+    else {
+      val sampler = new JsonSampler
+      val limit = options.int("sampleRows", 1000) match {
+        case -1 => Int.MaxValue
+        case n => math.max(1, n)
+      }
+      var n = 0
+      try while (n < limit && nextObject()) { sampler.add(parser); n += 1 }
+      catch { // the schema of the records before the broken one
+        case e: JsonParseException => if (mode == ParseMode.FailFast) throw syntaxError(e)
+      }
+      done = true
+      sampler.schema
+    }
+
+  private val loader = if (done) null else negotiator.build(negotiator.definedSchema.get)
+  private val writer: RowWriter = if (loader == null) null else loader.writer
+  private val values = new JsonValueWriter(
+    options.get("timeZone").map(ZoneId.of).getOrElse(ZoneId.of("UTC")),
+    JsonBatchReader.factory
+  )
+  private def find(name: Option[String]): ColumnWriter =
+    if (writer == null) null else name.flatMap(writer.find).filter(_.isProjected).orNull
+  private val lineWriter = find(Some(RecordColumns.Line))
+  private val offsetWriter = find(Some(RecordColumns.Offset))
+  private val corruptWriter = find(options.get("columnNameOfCorruptRecord"))
+  private val rescuedWriter = find(options.get("rescuedDataColumn"))
+  // Keys of the table (every file's columns): a key outside it has nowhere to go; one inside is just not read.
+  private val tableKeys: Set[String] =
+    negotiator.tableSchema.map(_.fieldNames.map(_.toLowerCase(Locale.ROOT)).toSet).getOrElse(Set.empty)
+  private var rescued: ObjectNode = _
+  private var badValue = false
+
+  values.unknown = (key, p) =>
+    if (tableKeys.contains(key.toLowerCase(Locale.ROOT))) p.skipChildren()
+    else if (rescuedWriter != null) {
+      if (rescued == null) rescued = JsonBatchReader.mapper.createObjectNode()
+      rescued.set(key, JsonBatchReader.mapper.readTree[com.fasterxml.jackson.databind.JsonNode](p))
+    } else {
+      negotiator.countDropped(1)
+      p.skipChildren()
+    }
+  values.onError = (w, e) =>
+    mode match {
+      case ParseMode.FailFast =>
+        throw errors.error(
+          s"cannot convert the JSON value to ${e.dataType.simpleString}",
+          line = recordLine,
+          offset = recordOffset,
+          column = e.path,
+          value = e.value,
+          option = ParseMode.advice(mode)
+        )
+      case _ =>
+        badValue = true
+        w.setNull()
+    }
+
+  /** Moves to the next top-level object (entering a root array); false at the end of input. */
+  private def nextObject(): Boolean = {
+    var token = parser.nextToken()
+    while (true) {
+      if (token == null) return false
+      if (token == JsonToken.START_ARRAY && !inRootArray && parser.getParsingContext.getParent.inRoot) {
+        inRootArray = true
+        token = parser.nextToken()
+      } else if (token == JsonToken.END_ARRAY && inRootArray) {
+        inRootArray = false
+        token = parser.nextToken()
+      } else {
+        val at = parser.currentTokenLocation()
+        recordOffset = baseOffset + at.getByteOffset
+        recordLine = baseLine + at.getLineNr
+        tape.release(recordOffset)
+        if (token == JsonToken.START_OBJECT) return true
+        parser.skipChildren()
+        notAnObject()
+        token = parser.nextToken()
+      }
+    }
+    false
+  }
+
+  private def notAnObject(): Unit = mode match {
+    case ParseMode.FailFast =>
+      throw errors.error(
+        "malformed record: a JSON record must be an object",
+        line = recordLine,
+        offset = recordOffset,
+        option = ParseMode.advice(mode)
+      )
+    case ParseMode.DropMalformed => malformed += 1
+    case ParseMode.Permissive =>
+      malformed += 1
+      if (writer != null) {
+        writer.start()
+        writeImplicit()
+        if (corruptWriter != null) corruptWriter.setString(recordText(recordEnd))
+        writer.save()
+      }
+  }
+
+  def next(): Boolean = {
+    if (done) return false
+    while (!writer.isFull) {
+      val more =
+        try readRecord()
+        catch { case e: JsonParseException => recover(e) }
+      if (!more) { done = true; return false }
+    }
+    true
+  }
+
+  private def readRecord(): Boolean = {
+    if (!nextObject()) return false
+    writer.start()
+    writeImplicit()
+    rescued = null
+    badValue = false
+    values.writeObject(writer, parser, "", topLevel = true)
+    if (badValue) {
+      malformed += 1
+      if (mode == ParseMode.DropMalformed) return true // not saved: the next start() overwrites it
+      if (corruptWriter != null) corruptWriter.setString(recordText(recordEnd))
+    }
+    if (rescued != null) {
+      rescued.put("_file", errors.path)
+      rescued.put("_line", recordLine)
+      rescuedWriter.setString(rescued.toString)
+    }
+    writer.save()
+    true
+  }
+
+  private def writeImplicit(): Unit = {
+    if (lineWriter != null) lineWriter.setLong(recordLine)
+    if (offsetWriter != null) offsetWriter.setLong(recordOffset)
+  }
+
+  private def recordEnd: Long = baseOffset + parser.currentLocation().getByteOffset
+
+  private def recordText(end: Long): String =
+    new String(tape.slice(recordOffset, end), StandardCharsets.UTF_8).trim
+
+  /** Broken JSON: per mode, the record is an error, dropped, or a row of nulls with its text; then reading
+    * starts again at the next line. Inside a root array there is no next record to find, so it fails.
+    */
+  private def recover(e: JsonParseException): Boolean = {
+    if (mode == ParseMode.FailFast || inRootArray) throw syntaxError(e)
+    val errorAt = baseOffset + e.getLocation.getByteOffset
+    val errorLine = baseLine + e.getLocation.getLineNr
+    val restart = tape.nextLineStart(math.max(errorAt, recordOffset))
+    malformed += 1
+    if (mode == ParseMode.Permissive) {
+      writer.start()
+      writeImplicit()
+      if (corruptWriter != null)
+        corruptWriter.setString(recordText(if (restart < 0) tape.position else restart))
+      writer.save()
+    }
+    if (restart < 0) return false
+    tape.restartAt(restart)
+    parser = JsonBatchReader.factory.createParser(tape)
+    baseOffset = restart
+    baseLine = errorLine
+    true
+  }
+
+  private def syntaxError(e: JsonParseException) = {
+    val loc = e.getLocation
+    errors.error(
+      s"malformed JSON (${e.getOriginalMessage.linesIterator.nextOption().getOrElse("")})",
+      line = baseLine + loc.getLineNr,
+      offset = baseOffset + loc.getByteOffset,
+      option =
+        if (inRootArray) "a broken record inside a root array cannot be skipped" else ParseMode.advice(mode)
+    )
+  }
+
+  def close(): Unit = parser.close()
+}
+
+object JsonBatchReader {
+  // NaN/Infinity and unquoted keys are accepted, as Drill does; the scan closes the stream, not Jackson.
+  val factory: JsonFactory = new JsonFactoryBuilder()
+    .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+    .enable(JsonReadFeature.ALLOW_UNQUOTED_FIELD_NAMES)
+    .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
+    .build()
+    .disable(JsonParser.Feature.AUTO_CLOSE_SOURCE)
+
+  private val mapper = new ObjectMapper(factory)
+}

@@ -1,0 +1,72 @@
+package sparkdrill.formats.json
+
+import java.util.Locale
+
+import scala.collection.mutable
+
+import com.fasterxml.jackson.core.{JsonParser, JsonToken}
+import org.apache.spark.sql.types._
+
+import sparkdrill.formats.TypeLattice
+import sparkdrill.formats.TypeLattice.{Arr, Atomic, Kind, NullOnly, Struct}
+
+/** The schema of a file's first records (SPEC 5): each value's kind, joined over the records with the
+  * widening lattice (integers then fractions give double; a scalar against an object or an array gives a
+  * string of JSON text). Keys are trimmed and matched case-insensitively; the first spelling names the
+  * column. Columns seen only as null stay `NullType`, so that another file can type them.
+  */
+final class JsonSampler {
+  private val columns = mutable.LinkedHashMap.empty[String, (String, Kind)]
+
+  /** Joins the record whose START_OBJECT the parser is on; leaves the parser on its END_OBJECT. */
+  def add(parser: JsonParser): Unit =
+    objectFields(parser).foreach { case (name, kind) =>
+      val key = name.toLowerCase(Locale.ROOT)
+      columns.get(key) match {
+        case Some((first, k)) => columns(key) = first -> TypeLattice.join(k, kind)
+        case None => columns(key) = name -> kind
+      }
+    }
+
+  def schema: StructType =
+    StructType(columns.values.map { case (name, kind) => StructField(name, fileType(kind)) }.toSeq)
+
+  private def objectFields(parser: JsonParser): Vector[(String, Kind)] = {
+    val fields = Vector.newBuilder[(String, Kind)]
+    while (parser.nextToken() == JsonToken.FIELD_NAME) {
+      val name = parser.currentName().trim
+      parser.nextToken()
+      val kind = valueKind(parser)
+      if (name.nonEmpty) fields += name -> kind
+    }
+    // Members with one name in two spellings are one member.
+    fields.result().foldLeft(Vector.empty[(String, Kind)]) { case (acc, (n, k)) =>
+      acc.indexWhere(_._1.equalsIgnoreCase(n)) match {
+        case -1 => acc :+ (n -> k)
+        case i => acc.updated(i, acc(i)._1 -> TypeLattice.join(acc(i)._2, k))
+      }
+    }
+  }
+
+  private def valueKind(parser: JsonParser): Kind = parser.currentToken() match {
+    case JsonToken.VALUE_NULL => NullOnly
+    case JsonToken.VALUE_TRUE | JsonToken.VALUE_FALSE => Atomic(BooleanType)
+    case JsonToken.VALUE_NUMBER_INT =>
+      if (parser.getNumberType == JsonParser.NumberType.BIG_INTEGER) Atomic(DoubleType) else Atomic(LongType)
+    case JsonToken.VALUE_NUMBER_FLOAT => Atomic(DoubleType)
+    case JsonToken.VALUE_STRING => Atomic(StringType)
+    case JsonToken.START_OBJECT => Struct(objectFields(parser))
+    case JsonToken.START_ARRAY =>
+      var element: Kind = NullOnly
+      while (parser.nextToken() != JsonToken.END_ARRAY) element = TypeLattice.join(element, valueKind(parser))
+      Arr(element)
+    case other => throw new IllegalStateException(s"unexpected JSON token $other")
+  }
+
+  private def fileType(kind: Kind): DataType = kind match {
+    case NullOnly => NullType
+    case Struct(fs) => StructType(fs.map { case (n, k) => StructField(n, fileType(k)) })
+    case Arr(e) => ArrayType(fileType(e))
+    case other => TypeLattice.toType(other)
+  }
+}

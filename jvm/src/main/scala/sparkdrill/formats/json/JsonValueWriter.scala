@@ -1,0 +1,206 @@
+package sparkdrill.formats.json
+
+import java.io.StringWriter
+import java.time.{LocalDate, LocalDateTime, ZoneId}
+
+import com.fasterxml.jackson.core.{JsonFactory, JsonParser, JsonToken}
+import org.apache.spark.sql.catalyst.util.DateTimeUtils
+import org.apache.spark.sql.types._
+
+import sparkdrill.loader.{ColumnWriter, TupleWriter}
+
+/** A JSON value that cannot become its column's type: `path` names the column (`m.b`, `a[]`). */
+final class JsonConversionError(val path: String, val value: String, val dataType: DataType)
+    extends RuntimeException(s"cannot convert the JSON value to ${dataType.simpleString}")
+
+/** Writes the JSON value the parser is on into a column writer of any type, with SPEC 5's conversions:
+  * numbers widen (an integer into a double column), any value becomes text in a string column (objects and
+  * arrays as their JSON text), a scalar into an array column is a one-element array, numeric and date strings
+  * parse into typed columns, and null is null. Members the schema lacks are handed to `unknown`. Leaves the
+  * parser on the value's last token.
+  */
+final class JsonValueWriter(zone: ZoneId, factory: JsonFactory) {
+
+  /** Called with a top-level key the row has no column for; the parser is on its value. */
+  var unknown: (String, JsonParser) => Unit = (_, p) => p.skipChildren()
+
+  /** Called with the column and the error when a value cannot be converted (the value is consumed). */
+  var onError: (ColumnWriter, JsonConversionError) => Unit = (_, e) => throw e
+
+  def write(w: ColumnWriter, parser: JsonParser, path: String): Unit =
+    if (!w.isProjected) parser.skipChildren()
+    else if (parser.currentToken() == JsonToken.VALUE_NULL) w.setNull()
+    else
+      try writeValue(w, parser, path)
+      catch { case e: JsonConversionError => onError(w, e) }
+
+  private def writeValue(w: ColumnWriter, parser: JsonParser, path: String): Unit =
+    w.dataType match {
+      case StringType => w.setString(text(parser))
+      case _: StructType =>
+        if (parser.currentToken() != JsonToken.START_OBJECT) fail(parser, path, w.dataType)
+        else writeObject(w.struct, parser, path, topLevel = false)
+      case a: ArrayType => writeArray(w, a, parser, path)
+      case m: MapType => writeMap(w, m, parser, path)
+      case t => writeScalar(w, t, parser, path)
+    }
+
+  /** Writes the members of the object whose START_OBJECT the parser is on. */
+  def writeObject(tuple: TupleWriter, parser: JsonParser, path: String, topLevel: Boolean): Unit =
+    while (parser.nextToken() == JsonToken.FIELD_NAME) {
+      val key = parser.currentName().trim
+      parser.nextToken()
+      if (key.isEmpty) parser.skipChildren()
+      else
+        tuple.find(key) match {
+          case Some(member) => write(member, parser, if (path.isEmpty) member.field.name else s"$path.$key")
+          case None if topLevel => unknown(key, parser)
+          case None => parser.skipChildren()
+        }
+    }
+
+  private def writeArray(w: ColumnWriter, t: ArrayType, parser: JsonParser, path: String): Unit = {
+    val array = w.array
+    val element = array.element
+    if (parser.currentToken() == JsonToken.START_ARRAY) {
+      while (parser.nextToken() != JsonToken.END_ARRAY) {
+        if (parser.currentToken() == JsonToken.VALUE_NULL && !t.containsNull) zero(element)
+        else write(element, parser, s"$path[]")
+        array.save()
+      }
+    } else {
+      // A scalar (or object) where the column is an array: a one-element array.
+      write(element, parser, s"$path[]")
+      array.save()
+    }
+  }
+
+  private def writeMap(w: ColumnWriter, t: MapType, parser: JsonParser, path: String): Unit = {
+    if (parser.currentToken() != JsonToken.START_OBJECT) fail(parser, path, t)
+    val map = w.map
+    while (parser.nextToken() == JsonToken.FIELD_NAME) {
+      map.key.setString(parser.currentName())
+      parser.nextToken()
+      write(map.value, parser, s"$path{}")
+      map.save()
+    }
+  }
+
+  private def writeScalar(w: ColumnWriter, t: DataType, parser: JsonParser, path: String): Unit = {
+    val token = parser.currentToken()
+    if (token == JsonToken.START_OBJECT || token == JsonToken.START_ARRAY) fail(parser, path, t)
+    if (token == JsonToken.VALUE_STRING && parser.getText.trim.isEmpty && t != BinaryType) {
+      w.setNull(); return
+    }
+    try
+      t match {
+        case LongType => w.setLong(integral(parser, Long.MinValue, Long.MaxValue, path, t))
+        case IntegerType => w.setInt(integral(parser, Int.MinValue, Int.MaxValue, path, t).toInt)
+        case ShortType => w.setInt(integral(parser, Short.MinValue, Short.MaxValue, path, t).toInt)
+        case ByteType => w.setInt(integral(parser, Byte.MinValue, Byte.MaxValue, path, t).toInt)
+        case DoubleType | FloatType => w.setDouble(fractional(parser, path, t))
+        case BooleanType =>
+          token match {
+            case JsonToken.VALUE_TRUE => w.setBoolean(true)
+            case JsonToken.VALUE_FALSE => w.setBoolean(false)
+            case JsonToken.VALUE_STRING if parser.getText.trim.equalsIgnoreCase("true") => w.setBoolean(true)
+            case JsonToken.VALUE_STRING if parser.getText.trim.equalsIgnoreCase("false") =>
+              w.setBoolean(false)
+            case _ => fail(parser, path, t)
+          }
+        case d: DecimalType =>
+          val v = token match {
+            case JsonToken.VALUE_NUMBER_INT | JsonToken.VALUE_NUMBER_FLOAT => parser.getDecimalValue
+            case JsonToken.VALUE_STRING => new java.math.BigDecimal(parser.getText.trim)
+            case _ => fail(parser, path, t)
+          }
+          val scaled = v.setScale(d.scale, java.math.RoundingMode.HALF_UP)
+          if (scaled.precision > d.precision) fail(parser, path, t)
+          w.setDecimal(Decimal(scaled, d.precision, d.scale))
+        case DateType =>
+          token match {
+            case JsonToken.VALUE_STRING => w.setDate(LocalDate.parse(parser.getText.trim).toEpochDay.toInt)
+            case _ => fail(parser, path, t)
+          }
+        case TimestampType | TimestampNTZType =>
+          val local = t == TimestampNTZType
+          token match {
+            case JsonToken.VALUE_NUMBER_INT =>
+              w.setTimestamp(DateTimeUtils.millisToMicros(parser.getLongValue))
+            case JsonToken.VALUE_STRING => w.setTimestamp(timestamp(parser.getText.trim, local))
+            case _ => fail(parser, path, t)
+          }
+        case BinaryType =>
+          if (token != JsonToken.VALUE_STRING) fail(parser, path, t)
+          val bytes = java.util.Base64.getDecoder.decode(parser.getText.trim)
+          w.setBytes(bytes, 0, bytes.length)
+        case other => fail(parser, path, other)
+      }
+    catch {
+      case e: JsonConversionError => throw e
+      case _: IllegalArgumentException | _: ArithmeticException | _: java.time.DateTimeException |
+          _: com.fasterxml.jackson.core.exc.InputCoercionException =>
+        fail(parser, path, t)
+    }
+  }
+
+  // Integers; a fraction only when it has no fractional part (numbers are never rounded); numeric strings.
+  private def integral(parser: JsonParser, min: Long, max: Long, path: String, t: DataType): Long = {
+    val v: Long = parser.currentToken() match {
+      case JsonToken.VALUE_NUMBER_INT => parser.getLongValue
+      case JsonToken.VALUE_NUMBER_FLOAT => parser.getDecimalValue.longValueExact()
+      case JsonToken.VALUE_TRUE => 1L
+      case JsonToken.VALUE_FALSE => 0L
+      case JsonToken.VALUE_STRING => new java.math.BigDecimal(parser.getText.trim).longValueExact()
+      case _ => fail(parser, path, t)
+    }
+    if (v < min || v > max) fail(parser, path, t) else v
+  }
+
+  private def fractional(parser: JsonParser, path: String, t: DataType): Double =
+    parser.currentToken() match {
+      case JsonToken.VALUE_NUMBER_INT | JsonToken.VALUE_NUMBER_FLOAT => parser.getDoubleValue
+      case JsonToken.VALUE_TRUE => 1.0
+      case JsonToken.VALUE_FALSE => 0.0
+      case JsonToken.VALUE_STRING => java.lang.Double.parseDouble(parser.getText.trim)
+      case _ => fail(parser, path, t)
+    }
+
+  private def timestamp(text: String, local: Boolean): Long =
+    if (text.endsWith("Z") || text.matches(".*[+-]\\d\\d:?\\d\\d$")) {
+      if (local) throw new IllegalArgumentException("a zone in a timestamp_ntz")
+      DateTimeUtils.instantToMicros(java.time.OffsetDateTime.parse(text.replace(' ', 'T')).toInstant)
+    } else {
+      val ldt =
+        if (text.length == 10) LocalDate.parse(text).atStartOfDay()
+        else LocalDateTime.parse(text.replace(' ', 'T'))
+      if (local) DateTimeUtils.localDateTimeToMicros(ldt)
+      else DateTimeUtils.instantToMicros(ldt.atZone(zone).toInstant)
+    }
+
+  private def zero(w: ColumnWriter): Unit = w.dataType match {
+    case LongType | TimestampType | TimestampNTZType => w.setLong(0L)
+    case IntegerType | ShortType | ByteType | DateType => w.setInt(0)
+    case DoubleType | FloatType => w.setDouble(0.0)
+    case BooleanType => w.setBoolean(false)
+    case StringType => w.setString("")
+    case _ => w.setNull()
+  }
+
+  /** The value as text: a string's characters, any other value's JSON text (compact). */
+  def text(parser: JsonParser): String = parser.currentToken() match {
+    case JsonToken.VALUE_STRING => parser.getText
+    case JsonToken.START_OBJECT | JsonToken.START_ARRAY =>
+      val out = new StringWriter()
+      val g = factory.createGenerator(out)
+      g.copyCurrentStructure(parser)
+      g.close()
+      out.toString
+    case _ => parser.getText
+  }
+
+  private def fail(parser: JsonParser, path: String, t: DataType): Nothing = {
+    val value = text(parser) // consumes a structure, so the parser stays in step
+    throw new JsonConversionError(path, value, t)
+  }
+}

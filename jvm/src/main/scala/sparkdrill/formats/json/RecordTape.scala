@@ -1,0 +1,86 @@
+package sparkdrill.formats.json
+
+import java.io.InputStream
+
+/** The input of a JSON parser, keeping the bytes since the current record began, so that after a syntax
+  * error the reader can quote the broken record and start again at the next line. Offsets count bytes of
+  * the underlying stream from its start.
+  */
+final class RecordTape(in: InputStream) extends InputStream {
+  private var kept = new Array[Byte](1 << 16)
+  private var keptFrom = 0L // stream offset of kept(0)
+  private var keptLength = 0
+  private var pending: Array[Byte] = Array.emptyByteArray // bytes to hand out again after a restart
+  private var pendingPos = 0
+
+  /** Stream offset of the next byte handed out. */
+  def position: Long = keptFrom + keptLength - (pending.length - pendingPos)
+
+  def read(): Int = {
+    val one = new Array[Byte](1)
+    if (read(one, 0, 1) < 0) -1 else one(0) & 0xff
+  }
+
+  override def read(b: Array[Byte], off: Int, len: Int): Int =
+    if (pendingPos < pending.length) {
+      val n = math.min(len, pending.length - pendingPos)
+      System.arraycopy(pending, pendingPos, b, off, n)
+      pendingPos += n
+      n
+    } else {
+      val n = in.read(b, off, len)
+      if (n > 0) keep(b, off, n)
+      n
+    }
+
+  private def keep(b: Array[Byte], off: Int, n: Int): Unit = {
+    if (keptLength + n > kept.length)
+      kept = java.util.Arrays.copyOf(kept, math.max(kept.length * 2, keptLength + n))
+    System.arraycopy(b, off, kept, keptLength, n)
+    keptLength += n
+  }
+
+  /** Forgets the bytes before stream offset `offset` (a record ended there). */
+  def release(offset: Long): Unit = {
+    val drop = math.min(keptLength.toLong, offset - keptFrom).toInt
+    if (drop > 0) {
+      System.arraycopy(kept, drop, kept, 0, keptLength - drop)
+      keptLength -= drop
+      keptFrom += drop
+    }
+  }
+
+  /** The kept bytes from stream offset `from` to `until` (clipped to what is kept). */
+  def slice(from: Long, until: Long): Array[Byte] = {
+    val s = math.max(0L, from - keptFrom).toInt
+    val e = math.min(keptLength.toLong, until - keptFrom).toInt
+    if (e <= s) Array.emptyByteArray else java.util.Arrays.copyOfRange(kept, s, e)
+  }
+
+  /** The stream offset just after the first line end at or after `offset` (reading on as needed), or -1 at
+    * the end of input.
+    */
+  def nextLineStart(offset: Long): Long = {
+    var at = offset
+    val buf = new Array[Byte](8192)
+    while (true) {
+      while (at < keptFrom + keptLength) {
+        if (kept((at - keptFrom).toInt) == '\n') return at + 1
+        at += 1
+      }
+      val n = in.read(buf, 0, buf.length)
+      if (n < 0) return -1L
+      keep(buf, 0, n)
+    }
+    -1L
+  }
+
+  /** Hands out the kept bytes from `offset` again, then the rest of the stream: a new parser starts there. */
+  def restartAt(offset: Long): Unit = {
+    release(offset)
+    pending = java.util.Arrays.copyOfRange(kept, 0, keptLength) // still kept, so not kept twice
+    pendingPos = 0
+  }
+
+  override def close(): Unit = in.close()
+}
