@@ -190,9 +190,9 @@ final class JsonBatchReader(negotiator: SchemaNegotiator) extends BatchReader wi
     */
   private def recover(e: JsonParseException): Boolean = {
     if (mode == ParseMode.FailFast || inRootArray) throw syntaxError(e)
-    val errorAt = baseOffset + e.getLocation.getByteOffset
-    val errorLine = baseLine + e.getLocation.getLineNr
-    val restart = tape.nextLineStart(math.max(errorAt, recordOffset))
+    // The record is taken to end before the next line that starts like a record: the error may be far
+    // past the record's true end, when a broken value swallowed the next record.
+    val restart = tape.nextRecordLine(recordOffset)
     malformed += 1
     if (mode == ParseMode.Permissive) {
       writer.start()
@@ -204,17 +204,21 @@ final class JsonBatchReader(negotiator: SchemaNegotiator) extends BatchReader wi
     if (restart < 0) return false
     tape.restartAt(restart)
     parser = JsonBatchReader.factory.createParser(tape)
+    baseLine = recordLine + countLines(recordOffset, restart) - 1
     baseOffset = restart
-    baseLine = errorLine
     true
   }
 
+  private def countLines(from: Long, until: Long): Long = tape.slice(from, until).count(_ == '\n').toLong
+
+  // Names the record that is broken (its first line and offset) and Jackson's reason.
   private def syntaxError(e: JsonParseException) = {
     val loc = e.getLocation
     errors.error(
-      s"malformed JSON (${e.getOriginalMessage.linesIterator.nextOption().getOrElse("")})",
-      line = baseLine + loc.getLineNr,
-      offset = baseOffset + loc.getByteOffset,
+      s"malformed JSON (${e.getOriginalMessage.linesIterator.nextOption().getOrElse("")} at line " +
+        s"${baseLine + loc.getLineNr}, column ${loc.getColumnNr})",
+      line = recordLine,
+      offset = recordOffset,
       option =
         if (inRootArray) "a broken record inside a root array cannot be skipped" else ParseMode.advice(mode)
     )

@@ -57,22 +57,30 @@ final class RecordTape(in: InputStream) extends InputStream {
     if (e <= s) Array.emptyByteArray else java.util.Arrays.copyOfRange(kept, s, e)
   }
 
-  /** The stream offset just after the first line end at or after `offset` (reading on as needed), or -1 at
-    * the end of input.
+  /** The stream offset of the first line after `offset` whose first non-blank byte is `{` (where a record
+    * plausibly starts), reading on as needed; -1 when there is none.
     */
-  def nextLineStart(offset: Long): Long = {
+  def nextRecordLine(offset: Long): Long = {
     var at = offset
-    val buf = new Array[Byte](8192)
+    var lineStart = -1L // the start of the line being looked at, once past the first line end
     while (true) {
-      while (at < keptFrom + keptLength) {
-        if (kept((at - keptFrom).toInt) == '\n') return at + 1
-        at += 1
+      if (at >= keptFrom + keptLength && !readMore()) return -1L
+      val b = kept((at - keptFrom).toInt)
+      if (b == '\n') lineStart = at + 1
+      else if (lineStart >= 0 && b != ' ' && b != '\t' && b != '\r') {
+        if (b == '{') return lineStart
+        lineStart = -1L
       }
-      val n = in.read(buf, 0, buf.length)
-      if (n < 0) return -1L
-      keep(buf, 0, n)
+      at += 1
     }
     -1L
+  }
+
+  private def readMore(): Boolean = {
+    val buf = new Array[Byte](8192)
+    val n = in.read(buf, 0, buf.length)
+    if (n > 0) keep(buf, 0, n)
+    n >= 0
   }
 
   /** Hands out the kept bytes from `offset` again, then the rest of the stream: a new parser starts there. */

@@ -1,0 +1,131 @@
+package sparkdrill.formats.json
+
+import java.io.ByteArrayInputStream
+import java.nio.charset.StandardCharsets.UTF_8
+import java.time.ZoneOffset
+
+import scala.collection.mutable.ArrayBuffer
+import scala.util.Random
+
+import org.apache.hadoop.conf.Configuration
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.types._
+import org.scalatest.funsuite.AnyFunSuite
+
+import sparkdrill.TestFiles
+import sparkdrill.formats.ReaderOptions
+import sparkdrill.scan.{FileTask, ScanLifecycle, TablePlan}
+
+class JsonReaderSuite extends AnyFunSuite with TestFiles {
+  private val conf = new Configuration()
+
+  private def plan(options: (String, String)*): TablePlan =
+    TablePlan.open(Seq(root.toString), ReaderOptions(options: _*), None, conf, ZoneOffset.UTC)
+
+  /** Every row of a whole read, as Scala values (structs as Seqs), with the batch sizes. */
+  private def read(p: TablePlan): (Seq[Seq[Any]], Seq[Int]) = {
+    val spec = p.specFor(p.schema)
+    val lifecycle =
+      new ScanLifecycle(spec, p.files.map(f => FileTask(f, 0L, Long.MaxValue, None)).toArray, conf)
+    val rows = ArrayBuffer.empty[Seq[Any]]
+    val sizes = ArrayBuffer.empty[Int]
+    try
+      while (lifecycle.next()) {
+        val b = lifecycle.batch
+        sizes += b.numRows
+        for (r <- 0 until b.numRows) {
+          val row = b.getRow(r)
+          rows += spec.outputSchema.fields.indices.map(i => value(row, i, spec.outputSchema(i).dataType))
+        }
+      }
+    finally lifecycle.close()
+    (rows.toSeq, sizes.toSeq)
+  }
+
+  private def value(row: InternalRow, i: Int, t: DataType): Any =
+    if (row.isNullAt(i)) null
+    else
+      t match {
+        case LongType => row.getLong(i)
+        case DoubleType => row.getDouble(i)
+        case BooleanType => row.getBoolean(i)
+        case StringType => row.getUTF8String(i).toString
+        case s: StructType =>
+          val inner = row.getStruct(i, s.size)
+          s.fields.indices.map(j => value(inner, j, s(j).dataType))
+        case a: ArrayType =>
+          val arr = a.elementType
+          val data = row.getArray(i)
+          (0 until data.numElements()).map { j =>
+            if (data.isNullAt(j)) null
+            else
+              arr match {
+                case LongType => data.getLong(j)
+                case StringType => data.getUTF8String(j).toString
+                case s: StructType =>
+                  val inner = data.getStruct(j, s.size)
+                  s.fields.indices.map(k => value(inner, k, s(k).dataType))
+                case x: ArrayType =>
+                  val d = data.getArray(j)
+                  (0 until d.numElements()).map(k => if (d.isNullAt(k)) null else d.getLong(k))
+                case other => fail(s"type $other")
+              }
+          }
+        case other => fail(s"type $other")
+      }
+
+  test("random nested records survive many small batches and overflow, in order") {
+    val rng = new Random(99)
+    val expected = (0 until 3000).map { i =>
+      val tags = Seq.fill(rng.nextInt(4))("t" * rng.nextInt(30))
+      val grid = Seq.fill(rng.nextInt(3))(Seq.fill(rng.nextInt(4))(rng.nextInt(100).toLong))
+      val items = Seq.fill(rng.nextInt(3))((s"k$i", Seq.fill(rng.nextInt(3))(rng.nextLong())))
+      (i.toLong, tags, grid, items)
+    }
+    def js(s: String) = "\"" + s + "\""
+    val text = expected.map { case (id, tags, grid, items) =>
+      val itemJson = items.map { case (k, v) => s"""{"k": ${js(k)}, "v": [${v.mkString(",")}]}""" }
+      s"""{"id": $id, "tags": [${tags.map(js).mkString(",")}], "grid": [${grid
+          .map(_.mkString("[", ",", "]"))
+          .mkString(",")}], "items": [${itemJson.mkString(",")}]}"""
+    }
+    write(
+      "r.json" -> ("""{"id": -1, "tags": ["x"], "grid": [[1]], "items": [{"k": "a", "v": [1]}]}""" +
+        "\n" + text.mkString("\n"))
+    )
+    val p = plan("batchRows" -> "64", "batchBytes" -> "2048")
+    assert(
+      p.schema.simpleString ==
+        "struct<id:bigint,tags:array<string>,grid:array<array<bigint>>,items:array<struct<k:string,v:array<bigint>>>>"
+    )
+    val (rows, sizes) = read(p)
+    assert(sizes.size > 3000 / 64 && sizes.forall(_ <= 64))
+    assert(rows.size == 3001)
+    rows.tail.zip(expected).foreach { case (row, (id, tags, grid, items)) =>
+      assert(row == Seq(id, tags, grid, items.map { case (k, v) => Seq(k, v) }), s"record $id")
+    }
+  }
+
+  test("discovery: the schema of the first sampleRows records, nulls untyped until a value comes") {
+    write(
+      "s.json" -> "{\"a\": null, \"b\": [], \"C\": 1}\n{\"a\": 1, \"c\": 2.5}\n{\"a\": \"x\", \"b\": [true]}\n"
+    )
+    val sampled = plan("sampleRows" -> "2").fileSchemas.head
+    assert(sampled.simpleString == "struct<a:bigint,b:array<void>,C:double>")
+    assert(plan().fileSchemas.head.simpleString == "struct<a:string,b:array<boolean>,C:double>")
+  }
+
+  test("the tape finds the next line that starts like a record, keeping what it needs to quote") {
+    val text = "{\"a\": 1,\n  \"b\": \n  [\n{\"a\": 2}\n"
+    val tape = new RecordTape(new ByteArrayInputStream(text.getBytes(UTF_8)))
+    val buf = new Array[Byte](4)
+    assert(tape.read(buf, 0, 4) == 4)
+    val restart = tape.nextRecordLine(0L)
+    assert(restart == text.indexOf("{\"a\": 2}").toLong)
+    assert(new String(tape.slice(0L, restart), UTF_8) == "{\"a\": 1,\n  \"b\": \n  [\n")
+    tape.restartAt(restart)
+    assert(tape.position == restart)
+    val rest = new String(tape.readAllBytes(), UTF_8)
+    assert(rest == "{\"a\": 2}\n")
+  }
+}
