@@ -33,7 +33,8 @@ def test_files_with_drifting_fields_are_unioned_by_name(spark: SparkSession, tmp
         tmp_path,
         {
             "2024/01/a.json": '{"id": 1, "name": "ann", "score": 1}\n{"id": 2, "name": "bob"}\n',
-            "2024/02/b.jsonl": '{"ID": 3, "score": 2.5, "tags": ["x", "y"], "dev": {"os": "linux", "w": 10}}\n',
+            "2024/02/b.jsonl": '{"ID": 3, "score": 2.5, "tags": ["x", "y"], '
+            '"dev": {"os": "linux", "w": 10}}\n',
             "2025/c.ndjson": '{" id ": 4, "ok": true, "dev": {"w": 20, "h": 5}}\n',
         },
     )
@@ -64,7 +65,8 @@ def test_struct_members_are_selected_by_path_and_only_those_are_converted(
     write_files(
         tmp_path,
         {
-            "m.json": '{"m": {"a": 1, "bad": 2, "deep": {"x": 1}}}\n{"m": {"a": 2, "bad": "oops", "deep": {"x": 2}}}\n'
+            "m.json": '{"m": {"a": 1, "bad": 2, "deep": {"x": 1}}}\n'
+            '{"m": {"a": 2, "bad": "oops", "deep": {"x": 2}}}\n'
         },
     )
     df = drill(spark, tmp_path, sampleRows="1", mode="FAILFAST")
@@ -171,7 +173,8 @@ def test_provided_schema_types(spark: SparkSession, tmp_path: Path) -> None:
     write_files(
         tmp_path,
         {
-            "t.json": '{"d": "2024-01-31", "ts": "2024-01-31 12:00:00", "ms": 1706702400000, "p": "12.345", "b": "true"}\n'
+            "t.json": '{"d": "2024-01-31", "ts": "2024-01-31 12:00:00", "ms": 1706702400000, '
+            '"p": "12.345", "b": "true"}\n'
         },
     )
     df = drill(
