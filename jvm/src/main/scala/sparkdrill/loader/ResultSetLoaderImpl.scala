@@ -107,7 +107,7 @@ private[loader] final class ResultSetLoaderImpl(
       batch.slots += slot
       byName(field.name.toLowerCase(Locale.ROOT)) = batch.slots.length - 1
       fields = fields :+ field
-      slot.live.foreach(_.topLevel = true)
+      slot.live.foreach(_.markTopLevel())
       live = batch.slots.flatMap(_.live).toArray
       allScalar = live.forall(w => w.isInstanceOf[FixedWriter] || w.isInstanceOf[BytesWriter])
       version += 1

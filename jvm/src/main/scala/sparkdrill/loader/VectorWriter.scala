@@ -35,8 +35,30 @@ private[loader] abstract class VectorWriter(
   final def isWritten: Boolean = writtenEpoch == source.epoch
   final def forgetWritten(): Unit = writtenEpoch = -1L
 
+  // The highest position this writer set null in its vector since the vector was last clear of nulls; a
+  // value written at or below it (a restarted row) must clear the flag, the others need not: vectors start
+  // and reset with no nulls. Only a row's own columns know every null set in their vector (a struct sets
+  // its members' nulls itself), so members and elements always clear the flag.
+  protected var maxNull: Int = Int.MaxValue
+
+  @inline protected final def clearNull(p: Int): Unit = if (p <= maxNull) vector.putNotNull(p)
+
+  @inline private def notedNull(p: Int): Unit = if (p > maxNull) maxNull = p
+
+  private def trackNulls(): Unit =
+    maxNull = if (topLevel && vector != null && vector.numNulls() == 0) -1 else Int.MaxValue
+
+  /** Makes this a row's own column. */
+  def markTopLevel(): Unit = {
+    topLevel = true
+    trackNulls()
+  }
+
   /** Points this writer (and its children) at a vector. */
-  def bind(v: WritableColumnVector): Unit = vector = v
+  def bind(v: WritableColumnVector): Unit = {
+    vector = v
+    trackNulls()
+  }
 
   /** Called when the value at the current position ends: fills it if it was never written, and finishes
     * values that are only complete at the end (arrays).
@@ -46,7 +68,8 @@ private[loader] abstract class VectorWriter(
   /** A value that was never written: null, or the type's zero for a NOT NULL column. */
   def fillEmpty(position: Int): Unit = {
     vector.reserve(position + 1) // put* methods do not check bounds: off-heap, that would corrupt memory
-    if (field.nullable) vector.putNull(position) else putZero(position)
+    if (field.nullable) { vector.putNull(position); notedNull(position) }
+    else putZero(position)
   }
 
   protected def putZero(position: Int): Unit
@@ -54,8 +77,8 @@ private[loader] abstract class VectorWriter(
   /** Elements (or string bytes) this writer's vector holds in the current batch, for the byte limit. */
   def bytesUsed: Long
 
-  /** Forgets element positions when a batch starts over in fresh vectors (arrays override). */
-  def resetPositions(): Unit = ()
+  /** Forgets element positions (arrays) and nulls when a batch starts over in reset vectors. */
+  def resetPositions(): Unit = trackNulls()
   def prepareCopy(): Unit = ()
   def finishCopy(): Unit = ()
 
@@ -108,6 +131,7 @@ private[loader] abstract class VectorWriter(
     val p = source.position
     vector.reserve(p + 1)
     vector.putNull(p)
+    notedNull(p)
     written()
   }
   def setBoolean(v: Boolean): Unit = wrong("boolean")
@@ -169,7 +193,7 @@ private[loader] final class FixedWriter(
       vector.reserve(p + 1)
       capacity = p + 1
     }
-    vector.putNotNull(p)
+    clearNull(p)
     p
   }
 
@@ -256,14 +280,16 @@ private[loader] final class BytesWriter(field: StructField, source: ValueSource,
     capacity = 0
   }
 
+  private val batchBytes = batch.options.batchBytes
+
   override def setBytes(bytes: Array[Byte], offset: Int, length: Int): Unit = {
-    if (store.getElementsAppended.toLong + length > batch.options.batchBytes) batch.overflow(this)
+    if (store.getElementsAppended.toLong + length > batchBytes) batch.overflow(this)
     val p = source.position
     if (p >= capacity) {
       vector.reserve(p + 1)
       capacity = p + 1
     }
-    vector.putNotNull(p)
+    clearNull(p)
     vector.putByteArray(p, bytes, offset, length)
     written()
   }

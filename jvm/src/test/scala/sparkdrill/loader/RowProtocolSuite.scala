@@ -21,6 +21,19 @@ class RowProtocolSuite extends AnyFunSuite {
     } finally l.close()
   }
 
+  test("a null written in a row that is then discarded does not stick to the value written again there") {
+    val l = loader(rows = 2)
+    try
+      for (batch <- 0 until 3) { // and again after each harvest, in reset vectors
+        l.writer.start(); l.writer.column(0).setNull(); l.writer.column(1).setNull()
+        l.writer.start(); l.writer.column(0).setInt(batch); l.writer.column(1).setString(s"b$batch")
+        l.writer.save()
+        l.writer.start(); l.writer.column(0).setNull(); l.writer.column(1).setNull(); l.writer.save()
+        assert(rows(l.harvest(), l.projectedSchema) == Seq(Seq(batch, s"b$batch"), Seq(null, null)))
+      }
+    finally l.close()
+  }
+
   test("the last row of a batch, started and not saved, is not harvested") {
     val l = loader()
     try {
