@@ -223,6 +223,13 @@ def test_mixed_csv_and_json_in_one_directory(spark: SparkSession, tmp_path: Path
     assert rows(df.select("id", "x", "y", "suffix")) == [("1", "p", None, "csv"), ("2", None, True, "json")]
 
 
+def test_numbers_as_double(spark: SparkSession, tmp_path: Path) -> None:
+    write_files(tmp_path, {"n.json": '{"a": 1, "b": [2]}\n{"a": 3, "b": []}\n'})
+    df = drill(spark, tmp_path, readNumbersAsDouble="true")
+    assert {f.name: f.dataType.simpleString() for f in df.schema.fields} == {"a": "double", "b": "array<double>"}
+    assert rows(df) == [(1.0, [2.0]), (3.0, [])]
+
+
 def test_all_text_mode_and_count(spark: SparkSession, tmp_path: Path) -> None:
     write_files(tmp_path, {"t.json": '{"a": 5.20, "b": [1, 2]}\n{"a": 6, "b": null}\n'})
     df = drill(spark, tmp_path, allTextMode="true")

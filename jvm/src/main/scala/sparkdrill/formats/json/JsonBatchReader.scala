@@ -42,7 +42,7 @@ final class JsonBatchReader(negotiator: SchemaNegotiator) extends BatchReader wi
   val sampledSchema: StructType =
     if (negotiator.definedSchema.isDefined) null
     else {
-      val sampler = new JsonSampler
+      val sampler = new JsonSampler(options.boolean("readNumbersAsDouble", default = false))
       val limit = options.int("sampleRows", 1000) match {
         case -1 => Int.MaxValue
         case n => math.max(1, n)

@@ -15,7 +15,7 @@ import sparkdrill.formats.TypeLattice.{Arr, Atomic, Kind, NullOnly, Struct}
   * string of JSON text). Keys are trimmed and matched case-insensitively; the first spelling names the
   * column. Columns seen only as null stay `NullType`, so that another file can type them.
   */
-final class JsonSampler {
+final class JsonSampler(numbersAsDouble: Boolean = false) {
   private val columns = mutable.LinkedHashMap.empty[String, (String, Kind)]
 
   /** Joins the record whose START_OBJECT the parser is on; leaves the parser on its END_OBJECT. */
@@ -52,7 +52,8 @@ final class JsonSampler {
     case JsonToken.VALUE_NULL => NullOnly
     case JsonToken.VALUE_TRUE | JsonToken.VALUE_FALSE => Atomic(BooleanType)
     case JsonToken.VALUE_NUMBER_INT =>
-      if (parser.getNumberType == JsonParser.NumberType.BIG_INTEGER) Atomic(DoubleType) else Atomic(LongType)
+      if (numbersAsDouble || parser.getNumberType == JsonParser.NumberType.BIG_INTEGER) Atomic(DoubleType)
+      else Atomic(LongType)
     case JsonToken.VALUE_NUMBER_FLOAT => Atomic(DoubleType)
     case JsonToken.VALUE_STRING => Atomic(StringType)
     case JsonToken.START_OBJECT => Struct(objectFields(parser))
