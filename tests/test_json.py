@@ -226,7 +226,10 @@ def test_mixed_csv_and_json_in_one_directory(spark: SparkSession, tmp_path: Path
 def test_numbers_as_double(spark: SparkSession, tmp_path: Path) -> None:
     write_files(tmp_path, {"n.json": '{"a": 1, "b": [2]}\n{"a": 3, "b": []}\n'})
     df = drill(spark, tmp_path, readNumbersAsDouble="true")
-    assert {f.name: f.dataType.simpleString() for f in df.schema.fields} == {"a": "double", "b": "array<double>"}
+    assert {f.name: f.dataType.simpleString() for f in df.schema.fields} == {
+        "a": "double",
+        "b": "array<double>",
+    }
     assert rows(df) == [(1.0, [2.0]), (3.0, [])]
 
 
@@ -239,3 +242,17 @@ def test_all_text_mode_and_count(spark: SparkSession, tmp_path: Path) -> None:
     }
     assert rows(df) == [("5.20", ["1", "2"]), ("6", None)]
     assert df.count() == 2
+
+
+def test_the_readme_json_example(spark: SparkSession) -> None:
+    from conftest import REPO
+
+    df = spark.read.format("drill").load(str(REPO / "samples" / "events"))
+    got = [
+        tuple(r) for r in df.select("id", "user.name", "score", "dir0", "filename").orderBy("id").collect()
+    ]
+    assert got == [
+        (1, "ann", None, "2024", "a.json"),
+        (2, "bob", 1.5, "2024", "a.json"),
+        (3, "cy", 2.0, None, "b.json"),
+    ]
