@@ -8,7 +8,7 @@ import scala.collection.mutable.ArrayBuffer
 import scala.util.Random
 
 import org.apache.hadoop.conf.Configuration
-import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.expressions.SpecializedGetters
 import org.apache.spark.sql.types._
 import org.scalatest.funsuite.AnyFunSuite
 
@@ -42,35 +42,21 @@ class JsonReaderSuite extends AnyFunSuite with TestFiles {
     (rows.toSeq, sizes.toSeq)
   }
 
-  private def value(row: InternalRow, i: Int, t: DataType): Any =
-    if (row.isNullAt(i)) null
+  // Rows, structs and arrays all read through Spark's SpecializedGetters.
+  private def value(g: SpecializedGetters, i: Int, t: DataType): Any =
+    if (g.isNullAt(i)) null
     else
       t match {
-        case LongType => row.getLong(i)
-        case DoubleType => row.getDouble(i)
-        case BooleanType => row.getBoolean(i)
-        case StringType => row.getUTF8String(i).toString
+        case LongType => g.getLong(i)
+        case DoubleType => g.getDouble(i)
+        case BooleanType => g.getBoolean(i)
+        case StringType => g.getUTF8String(i).toString
         case s: StructType =>
-          val inner = row.getStruct(i, s.size)
+          val inner = g.getStruct(i, s.size)
           s.fields.indices.map(j => value(inner, j, s(j).dataType))
         case a: ArrayType =>
-          val arr = a.elementType
-          val data = row.getArray(i)
-          (0 until data.numElements()).map { j =>
-            if (data.isNullAt(j)) null
-            else
-              arr match {
-                case LongType => data.getLong(j)
-                case StringType => data.getUTF8String(j).toString
-                case s: StructType =>
-                  val inner = data.getStruct(j, s.size)
-                  s.fields.indices.map(k => value(inner, k, s(k).dataType))
-                case x: ArrayType =>
-                  val d = data.getArray(j)
-                  (0 until d.numElements()).map(k => if (d.isNullAt(k)) null else d.getLong(k))
-                case other => fail(s"type $other")
-              }
-          }
+          val data = g.getArray(i)
+          (0 until data.numElements()).map(j => value(data, j, a.elementType))
         case other => fail(s"type $other")
       }
 
