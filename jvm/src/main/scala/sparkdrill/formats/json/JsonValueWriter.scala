@@ -45,18 +45,38 @@ final class JsonValueWriter(zone: ZoneId, factory: JsonFactory) {
       case t => writeScalar(w, t, parser, path)
     }
 
+  // Writers by key as the file spells it, per row or struct writer. Jackson hands out one String per
+  // distinct name, so after the first record a member costs one hash lookup, not a trim, a lower-casing
+  // and the loader's own lookup.
+  private val writers =
+    new java.util.IdentityHashMap[TupleWriter, java.util.HashMap[String, Option[ColumnWriter]]]()
+
+  private def writerFor(tuple: TupleWriter, name: String): Option[ColumnWriter] = {
+    var byKey = writers.get(tuple)
+    if (byKey == null) {
+      byKey = new java.util.HashMap[String, Option[ColumnWriter]]()
+      writers.put(tuple, byKey)
+    }
+    var w = byKey.get(name)
+    if (w == null) {
+      val key = name.trim
+      w = if (key.isEmpty) None else tuple.find(key)
+      byKey.put(name, w)
+    }
+    w
+  }
+
   /** Writes the members of the object whose START_OBJECT the parser is on. */
   def writeObject(tuple: TupleWriter, parser: JsonParser, path: String, topLevel: Boolean): Unit =
     while (parser.nextToken() == JsonToken.FIELD_NAME) {
-      val key = parser.currentName().trim
+      val name = parser.currentName()
       parser.nextToken()
-      if (key.isEmpty) parser.skipChildren()
-      else
-        tuple.find(key) match {
-          case Some(member) => write(member, parser, if (path.isEmpty) member.field.name else s"$path.$key")
-          case None if topLevel => unknown(key, parser)
-          case None => parser.skipChildren()
-        }
+      writerFor(tuple, name) match {
+        case Some(member) =>
+          write(member, parser, if (path.isEmpty) member.field.name else s"$path.${member.field.name}")
+        case None if topLevel && name.trim.nonEmpty => unknown(name.trim, parser)
+        case None => parser.skipChildren()
+      }
     }
 
   private def writeArray(w: ColumnWriter, t: ArrayType, parser: JsonParser, path: String): Unit = {
