@@ -256,3 +256,25 @@ def test_the_readme_json_example(spark: SparkSession) -> None:
         (2, "bob", 1.5, "2024", "a.json"),
         (3, "cy", 2.0, None, "b.json"),
     ]
+
+
+def test_provided_schema_defaults_and_named_binding(spark: SparkSession, tmp_path: Path) -> None:
+    # A provided schema on JSON adds to the sampled columns (JSON names its fields: nothing binds by
+    # position), and a NOT NULL column's DEFAULT fills records that lack the key.
+    write_files(tmp_path, {"s.json": '{"id": "7", "day": "2024-01-31", "x": 1.5}\n{"x": 2}\n'})
+    df = drill(spark, tmp_path, providedSchema="id INT NOT NULL DEFAULT -1")
+    assert [(f.name, f.dataType.simpleString()) for f in df.schema.fields] == [
+        ("id", "int"),
+        ("day", "string"),
+        ("x", "double"),
+    ]
+    assert [tuple(r) for r in df.collect()] == [(7, "2024-01-31", 1.5), (-1, None, 2.0)]
+
+
+def test_an_array_element_that_does_not_convert_is_named_by_index(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    write_files(tmp_path, {"v.json": '{"n": {"list": [1, 2]}}\n{"n": {"list": [3, "x"]}}\n'})
+    with pytest.raises(sd.ScanError) as err:
+        drill(spark, tmp_path, sampleRows="1", mode="FAILFAST").collect()
+    assert (err.value.line, err.value.column, err.value.value) == (2, "n.list[1]", "x")

@@ -313,7 +313,12 @@ object TablePlan {
       fileSchemas: Seq[StructType],
       definedSchema: Option[StructType]
   ): (StructType, Seq[FileReport]) = {
-    val config = ScanConfig.fromOptions(options, definedSchema)
+    // Only headerless text binds a schema by position; JSON names every field.
+    val allNamed = files.nonEmpty && files.forall(f => FormatRegistry.named(f.format).discoversFromData)
+    val config = ScanConfig.fromOptions(options, definedSchema) match {
+      case c if allNamed => c.copy(header = true)
+      case c => c
+    }
     val header = options.boolean("header", default = false)
     val inferTypes = options.boolean("inferTypes", default = false)
     val discovered = files.zip(fileSchemas).map { case (f, schema) =>

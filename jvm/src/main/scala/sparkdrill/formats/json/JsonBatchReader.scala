@@ -10,7 +10,14 @@ import com.fasterxml.jackson.databind.ObjectMapper
 import com.fasterxml.jackson.databind.node.ObjectNode
 import org.apache.spark.sql.types.StructType
 
-import sparkdrill.formats.{BatchReader, ParseMode, RecordColumns, SchemaNegotiator, SchemaSampler}
+import sparkdrill.formats.{
+  BatchReader,
+  ColumnMetadata,
+  ParseMode,
+  RecordColumns,
+  SchemaNegotiator,
+  SchemaSampler
+}
 import sparkdrill.loader.{ColumnWriter, RowWriter}
 
 /** Reads one JSON file into the loader: each top-level object is a row; keys are trimmed and matched to
@@ -72,6 +79,15 @@ final class JsonBatchReader(negotiator: SchemaNegotiator) extends BatchReader wi
   private val tableKeys: Set[String] =
     negotiator.tableSchema.map(_.fieldNames.map(_.toLowerCase(Locale.ROOT)).toSet).getOrElse(Set.empty)
   private var rescued: ObjectNode = _
+  // NOT NULL columns with a DEFAULT: a record that lacks the key gets the default, not the type's zero.
+  private val defaults: Array[(ColumnWriter, String)] =
+    if (writer == null) Array.empty
+    else
+      writer.schema.fields.flatMap { f =>
+        if (f.nullable || !f.metadata.contains(ColumnMetadata.DefaultKey)) None
+        else
+          writer.find(f.name).filter(_.isProjected).map(_ -> f.metadata.getString(ColumnMetadata.DefaultKey))
+      }
   private var badValue = false
 
   values.unknown = (key, p) =>
@@ -160,6 +176,7 @@ final class JsonBatchReader(negotiator: SchemaNegotiator) extends BatchReader wi
     writeImplicit()
     rescued = null
     badValue = false
+    defaults.foreach { case (w, literal) => values.writeText(w, literal) } // the record may overwrite them
     values.writeObject(writer, parser, "", topLevel = true)
     if (badValue) {
       malformed += 1
@@ -214,11 +231,13 @@ final class JsonBatchReader(negotiator: SchemaNegotiator) extends BatchReader wi
   // Names the record that is broken (its first line and offset) and Jackson's reason.
   private def syntaxError(e: JsonParseException) = {
     val loc = e.getLocation
+    val next = tape.nextRecordLine(recordOffset)
     errors.error(
       s"malformed JSON (${e.getOriginalMessage.linesIterator.nextOption().getOrElse("")} at line " +
         s"${baseLine + loc.getLineNr}, column ${loc.getColumnNr})",
       line = recordLine,
       offset = recordOffset,
+      value = recordText(if (next < 0) tape.position else next),
       option =
         if (inRootArray) "a broken record inside a root array cannot be skipped" else ParseMode.advice(mode)
     )

@@ -85,12 +85,12 @@ final class JsonValueWriter(zone: ZoneId, factory: JsonFactory) {
     if (parser.currentToken() == JsonToken.START_ARRAY) {
       while (parser.nextToken() != JsonToken.END_ARRAY) {
         if (parser.currentToken() == JsonToken.VALUE_NULL && !t.containsNull) zero(element)
-        else write(element, parser, s"$path[]")
+        else write(element, parser, s"$path[${array.size}]")
         array.save()
       }
     } else {
       // A scalar (or object) where the column is an array: a one-element array.
-      write(element, parser, s"$path[]")
+      write(element, parser, s"$path[0]")
       array.save()
     }
   }
@@ -205,6 +205,17 @@ final class JsonValueWriter(zone: ZoneId, factory: JsonFactory) {
     case BooleanType => w.setBoolean(false)
     case StringType => w.setString("")
     case _ => w.setNull()
+  }
+
+  /** Writes a column's DEFAULT literal, read as a JSON string (so `-1`, `2024-01-31`, `true` all convert). */
+  def writeText(w: ColumnWriter, literal: String): Unit = {
+    val quoted = new StringWriter()
+    val g = factory.createGenerator(quoted)
+    g.writeString(literal)
+    g.close()
+    val p = factory.createParser(quoted.toString)
+    try { p.nextToken(); write(w, p, w.field.name) }
+    finally p.close()
   }
 
   /** The value as text: a string's characters, any other value's JSON text (compact). */
