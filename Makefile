@@ -11,7 +11,7 @@ JVM_SOURCES := $(shell find jvm/src/main -type f) build.sbt $(wildcard project/*
 PY_SOURCES := $(shell find python/spark_drill -name '*.py' -o -name py.typed) pyproject.toml README.md
 DEV_DEPS = $(shell $(PYTHON) -c "import tomllib;print(' '.join(repr(d) for d in tomllib.load(open('pyproject.toml','rb'))['project']['optional-dependencies']['dev']))")
 
-.PHONY: demo test jar wheel install venv scala-test py-test lint fmt clean bench bench-small
+.PHONY: demo test jar wheel install venv scala-test py-test lint fmt clean bench bench-small bench-loader
 
 demo: install
 	$(VENV)/bin/spark-drill samples/logs --option header=true
@@ -92,6 +92,13 @@ bench: $(JAR) $(VENV)/.bench-deps $(BENCH_DATA)/full/truth.json
 bench-small: $(JAR) $(VENV)/.bench-deps $(BENCH_DATA)/small/truth.json
 	$(PY) -m bench.run --data $(BENCH_DATA)/small --jar $(abspath $(JAR)) --label small \
 		--shared-jvm --runs 1 --warmup 1 $(BENCH_ARGS)
+
+# The loader's in-process micro-benchmark (docs/performance.md): loader vs a direct OffHeapColumnVector write.
+LOADER_BENCH_RUNS ?= 15
+LOADER_BENCH_WARMUP ?= 8
+
+bench-loader:
+	$(SBT) "Test/runMain sparkdrill.loader.bench.LoaderBench $(LOADER_BENCH_RUNS) $(LOADER_BENCH_WARMUP)"
 
 bench-test: $(VENV)/.bench-deps
 	$(VENV)/bin/pytest bench/tests
