@@ -42,7 +42,15 @@ class RandomizedLoaderSuite extends AnyFunSuite {
       }
 
   test("300 random schemas round-trip through random row and byte limits") {
-    val rng = new Random(20261122L)
+    roundTrip(new Random(20261122L), discarded = 0)
+  }
+
+  test("300 random schemas with discarded rows (nulls and overflows in them) between the saved ones") {
+    roundTrip(new Random(20261123L), discarded = 3)
+  }
+
+  /** Before each saved row, up to `discarded` rows of random values are started and never saved. */
+  private def roundTrip(rng: Random, discarded: Int): Unit =
     for (round <- 0 until 300) {
       val schema = StructType((0 until 1 + rng.nextInt(5)).map(i => StructField(s"c$i", randomType(rng, 0))))
       val data = (0 until rng.nextInt(200)).map(_ =>
@@ -52,7 +60,7 @@ class RandomizedLoaderSuite extends AnyFunSuite {
       val l = ResultSetLoaders.create(options, schema, ProjectionFilter.All)
       try {
         val (out, sizes) =
-          try collect(l, data)
+          try collect(l, data, before = () => discardRows(rng, l, schema, discarded))
           catch {
             case e: Throwable =>
               throw new AssertionError(s"round $round (${schema.simpleString}, $options): $e", e)
@@ -63,5 +71,12 @@ class RandomizedLoaderSuite extends AnyFunSuite {
         }
       } finally l.close()
     }
-  }
+
+  private def discardRows(rng: Random, l: ResultSetLoader, schema: StructType, max: Int): Unit =
+    if (max > 0) (0 until rng.nextInt(max + 1)).foreach { _ =>
+      l.writer.start()
+      schema.fields.zipWithIndex.foreach { case (f, i) =>
+        if (rng.nextBoolean()) write(l.writer.column(i), randomValue(rng, f.dataType, nullable = true))
+      }
+    }
 }

@@ -34,6 +34,89 @@ class RowProtocolSuite extends AnyFunSuite {
     finally l.close()
   }
 
+  private val everyKind = new StructType()
+    .add("i", IntegerType)
+    .add("l", LongType)
+    .add("d", DoubleType)
+    .add("b", BooleanType)
+    .add("s", StringType)
+    .add("dec", DecimalType(10, 2))
+    .add("st", new StructType().add("x", IntegerType).add("y", StringType))
+    .add("arr", ArrayType(StringType))
+    .add("m", MapType(StringType, IntegerType))
+  private val everyValue =
+    Seq(
+      1,
+      2L,
+      1.5,
+      true,
+      "s",
+      BigDecimal("1.25"),
+      testkit.S(3, "y"),
+      Seq("e", null, "f"),
+      testkit.M("k" -> 4)
+    )
+  private val everyNull = Seq(
+    null,
+    null,
+    null,
+    null,
+    null,
+    null,
+    testkit.S(null, null),
+    Seq(null, null),
+    testkit.M("k" -> null)
+  )
+
+  test("a null set in a discarded row does not stay on the next row's values, at any depth") {
+    val l = ResultSetLoaders.create(LoaderOptions(), everyKind, ProjectionFilter.All)
+    try {
+      writeRow(l, everyValue: _*)
+      // Whole values set to null, then members and elements set to null, each row discarded.
+      l.writer.start(); everyKind.indices.foreach(i => l.writer.column(i).setNull())
+      l.writer.start(); everyNull.zipWithIndex.foreach { case (v, i) => write(l.writer.column(i), v) }
+      writeRow(l, everyValue: _*)
+      l.writer.start(); everyKind.indices.foreach(i => l.writer.column(i).setNull())
+      assert(rows(l.harvest(), l.projectedSchema) == Seq(everyValue, everyValue))
+      // The same once the vectors were reset for a new batch.
+      l.writer.start(); everyKind.indices.foreach(i => l.writer.column(i).setNull())
+      writeRow(l, everyValue: _*)
+      assert(rows(l.harvest(), l.projectedSchema) == Seq(everyValue))
+    } finally l.close()
+  }
+
+  test("a scalar set to null and then to a value in the same row keeps the value, and the reverse") {
+    val l = loader()
+    try {
+      val w = l.writer
+      w.start(); w.column(0).setNull(); w.column(0).setInt(5); w.column(1).setNull();
+      w.column(1).setString("v")
+      w.save()
+      w.start(); w.column(0).setInt(6); w.column(0).setNull(); w.column(1).setString("w");
+      w.column(1).setNull()
+      w.save()
+      assert(rows(l.harvest(), l.projectedSchema) == Seq(Seq(5, "v"), Seq(null, null)))
+    } finally l.close()
+  }
+
+  test("a null in a row moved by an overflow and then discarded does not stay on the next row") {
+    val schema = new StructType()
+      .add("a", IntegerType)
+      .add("st", new StructType().add("x", IntegerType))
+      .add("s", StringType)
+    val l = ResultSetLoaders.create(LoaderOptions(batchBytes = 8), schema, ProjectionFilter.All)
+    try {
+      val w = l.writer
+      writeRow(l, 1, testkit.S(1), "abcd")
+      w.start(); w.column(0).setNull(); w.column(1).setNull(); w.column(2).setString("overflows")
+      assert(l.overflowRows == 1)
+      writeRow(l, 2, testkit.S(2), "efgh")
+      assert(w.isFull)
+      assert(rows(l.harvest(), l.projectedSchema) == Seq(Seq(1, testkit.S(1), "abcd")))
+      assert(rows(l.harvest(), l.projectedSchema) == Seq(Seq(2, testkit.S(2), "efgh")))
+    } finally l.close()
+  }
+
   test("the last row of a batch, started and not saved, is not harvested") {
     val l = loader()
     try {

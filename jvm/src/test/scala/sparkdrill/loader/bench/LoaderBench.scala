@@ -1,5 +1,6 @@
 package sparkdrill.loader.bench
 
+import java.lang.management.ManagementFactory
 import java.nio.file.{Files, Paths}
 
 import org.apache.spark.sql.execution.vectorized.OffHeapColumnVector
@@ -15,13 +16,16 @@ import sparkdrill.loader.{ColumnWriter, LoaderOptions, ProjectionFilter, ResultS
   * value by value.
   *
   * Warm-up pairs, then `runs` timed pairs; the order inside a pair alternates so that neither side always
-  * runs just after the other's garbage. Reported: each side's median rows/s with min-max, and the overhead
-  * of each pair (loader time / direct time - 1) as median and min-max. The overhead per pair is the figure
-  * to quote: both halves of a pair see about the same machine load.
+  * runs just after the other's garbage. Reported, by the writing thread's CPU time and by wall-clock time:
+  * each side's median rows/s with min-max, and the overhead of each pair (loader time / direct time - 1)
+  * as median and min-max. The overhead per pair is the figure to quote: both halves of a pair see about
+  * the same machine load.
   *
   * Run: `make bench-loader` or `dev/sbt "Test/runMain sparkdrill.loader.bench.LoaderBench [runs] [warmup]"`.
   */
 object LoaderBench {
+  private final case class Timing(wall: Double, cpu: Double)
+
   private val Ints = 10
   private val Strings = 10
   private val BatchRows = 4096
@@ -123,12 +127,19 @@ object LoaderBench {
     if (d != l) throw new IllegalStateException("the loader and the direct write produced different batches")
   }
 
-  private def seconds(f: => Long): Double = {
+  private val threads = ManagementFactory.getThreadMXBean
+
+  /** Wall-clock and CPU seconds of the calling thread. On a shared machine the CPU time leaves out the
+    * time spent waiting for a core, so it is the steadier of the two.
+    */
+  private def seconds(f: => Long): Timing = {
+    val c0 = threads.getCurrentThreadCpuTime
     val t0 = System.nanoTime()
     val check = f
     val t = System.nanoTime() - t0
+    val c = threads.getCurrentThreadCpuTime - c0
     if (check == 42) println("") // keeps the result alive
-    t / 1e9
+    Timing(t / 1e9, c / 1e9)
   }
 
   private def median(xs: Seq[Double]): Double = {
@@ -145,24 +156,28 @@ object LoaderBench {
     val warmup = if (args.length > 1) args(1).toInt else 8
     checkSameValues()
     println(s"load average before: ${load()} (${Runtime.getRuntime.availableProcessors} cpus)")
-    def pair(i: Int): (Double, Double) =
+    def pair(i: Int): (Timing, Timing) =
       if (i % 2 == 0) { val d = seconds(direct(Rows, null)); (d, seconds(loader(Rows, null))) }
       else { val l = seconds(loader(Rows, null)); (seconds(direct(Rows, null)), l) }
     (0 until warmup).foreach(pair)
     val pairs = (0 until runs).map(pair)
-    val (d, l) = pairs.unzip
-    val overhead = pairs.map { case (td, tl) => (tl / td - 1) * 100 }
-    def rate(ts: Seq[Double]): String = {
-      val rs = ts.map(t => Rows / t / 1e6)
-      f"${median(rs)}%.2f M rows/s (min ${rs.min}%.2f, max ${rs.max}%.2f)"
+    def report(what: String, time: Timing => Double): Unit = {
+      val (d, l) = pairs.map { case (td, tl) => (time(td), time(tl)) }.unzip
+      val overhead = d.zip(l).map { case (td, tl) => (tl / td - 1) * 100 }
+      def rate(ts: Seq[Double]): String = {
+        val rs = ts.map(t => Rows / t / 1e6)
+        f"${median(rs)}%.2f M rows/s (min ${rs.min}%.2f, max ${rs.max}%.2f)"
+      }
+      println(s"$what:")
+      println(s"  direct OffHeapColumnVector: ${rate(d)}")
+      println(s"  ResultSetLoader:            ${rate(l)}")
+      println(
+        f"  loader overhead:            ${median(overhead)}%.1f %% median of $runs pairs " +
+          f"(min ${overhead.min}%.1f, max ${overhead.max}%.1f; time per row, loader vs direct)"
+      )
     }
-    println(s"direct OffHeapColumnVector: ${rate(d)}")
-    println(s"ResultSetLoader:            ${rate(l)}")
-    println(
-      f"loader overhead:            ${median(overhead)}%.1f %% median of $runs pairs " +
-        f"(min ${overhead.min}%.1f, max ${overhead.max}%.1f; time per row, loader vs direct)"
-    )
-    println(f"overhead of the medians:    ${(median(l) / median(d) - 1) * 100}%.1f %%")
+    report("CPU time of the writing thread", _.cpu)
+    report("wall-clock time", _.wall)
     println(s"load average after: ${load()}")
   }
 }

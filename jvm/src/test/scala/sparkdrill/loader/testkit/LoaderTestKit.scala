@@ -119,8 +119,14 @@ object LoaderTestKit {
     case _ => ()
   }
 
-  /** Reads every batch a writing function produces, harvesting when the loader is full. */
-  def collect(loader: ResultSetLoader, rowsToWrite: Seq[Seq[Any]]): (Seq[Seq[Any]], Seq[Int]) = {
+  /** Reads every batch a writing function produces, harvesting when the loader is full; `before` runs
+    * before each row is written (and may start rows it does not save).
+    */
+  def collect(
+      loader: ResultSetLoader,
+      rowsToWrite: Seq[Seq[Any]],
+      before: () => Unit = () => ()
+  ): (Seq[Seq[Any]], Seq[Int]) = {
     val out = ArrayBuffer.empty[Seq[Any]]
     val sizes = ArrayBuffer.empty[Int]
     def harvest(): Unit = {
@@ -129,6 +135,7 @@ object LoaderTestKit {
       out ++= rows(b, loader.projectedSchema)
     }
     rowsToWrite.foreach { r =>
+      before()
       writeRow(loader, r: _*)
       if (loader.writer.isFull) harvest()
     }
