@@ -32,7 +32,8 @@ final class JsonBatchReader(negotiator: SchemaNegotiator) extends BatchReader wi
   private val errors = negotiator.errorContext
   private val options = negotiator.options
   private val mode = ParseMode.from(options)
-  private val tape = new RecordTape(file.open())
+  // Hadoop's streams hand out a few KiB per read; Jackson asks for more at a time.
+  private val tape = new RecordTape(new java.io.BufferedInputStream(file.open(), 1 << 16))
   private var parser: JsonParser = JsonBatchReader.factory.createParser(tape)
   // Where the current parser began, for absolute offsets and lines after a restart.
   private var baseOffset = 0L
@@ -251,6 +252,7 @@ object JsonBatchReader {
   val factory: JsonFactory = new JsonFactoryBuilder()
     .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
     .enable(JsonReadFeature.ALLOW_UNQUOTED_FIELD_NAMES)
+    .enable(com.fasterxml.jackson.core.StreamReadFeature.USE_FAST_DOUBLE_PARSER)
     .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
     .build()
     .disable(JsonParser.Feature.AUTO_CLOSE_SOURCE)
