@@ -94,11 +94,12 @@ bench-small: $(JAR) $(VENV)/.bench-deps $(BENCH_DATA)/small/truth.json
 		--shared-jvm --runs 1 --warmup 1 $(BENCH_ARGS)
 
 # The loader's in-process micro-benchmark (docs/performance.md): loader vs a direct OffHeapColumnVector write.
-LOADER_BENCH_RUNS ?= 15
-LOADER_BENCH_WARMUP ?= 8
+LOADER_BENCH_PAIRS ?= 10
+LOADER_BENCH_WARMUP ?= 6
+LOADER_BENCH_FORKS ?= 8
 
 bench-loader:
-	$(SBT) "Test/runMain sparkdrill.loader.bench.LoaderBench $(LOADER_BENCH_RUNS) $(LOADER_BENCH_WARMUP)"
+	$(SBT) "Test/runMain sparkdrill.loader.bench.LoaderBench $(LOADER_BENCH_PAIRS) $(LOADER_BENCH_WARMUP) $(LOADER_BENCH_FORKS)"
 
 bench-test: $(VENV)/.bench-deps
 	$(VENV)/bin/pytest bench/tests
