@@ -86,16 +86,25 @@ class RowProtocolSuite extends AnyFunSuite {
   }
 
   test("a scalar set to null and then to a value in the same row keeps the value, and the reverse") {
-    val l = loader()
+    // NOT NULL columns too: setNull puts a null in them, as it always has.
+    val schema = new StructType()
+      .add("a", IntegerType)
+      .add("b", StringType)
+      .add("n", IntegerType, nullable = false)
+      .add("t", StringType, nullable = false)
+    val l = ResultSetLoaders.create(LoaderOptions(), schema, ProjectionFilter.All)
     try {
       val w = l.writer
-      w.start(); w.column(0).setNull(); w.column(0).setInt(5); w.column(1).setNull();
-      w.column(1).setString("v")
-      w.save()
-      w.start(); w.column(0).setInt(6); w.column(0).setNull(); w.column(1).setString("w");
-      w.column(1).setNull()
-      w.save()
-      assert(rows(l.harvest(), l.projectedSchema) == Seq(Seq(5, "v"), Seq(null, null)))
+      def nullThen(i: Int, v: Any): Unit = { w.column(i).setNull(); write(w.column(i), v) }
+      def thenNull(i: Int, v: Any): Unit = { write(w.column(i), v); w.column(i).setNull() }
+      w.start(); nullThen(0, 5); nullThen(1, "v"); nullThen(2, 5); nullThen(3, "v"); w.save()
+      w.start(); thenNull(0, 6); thenNull(1, "w"); thenNull(2, 6); thenNull(3, "w"); w.save()
+      w.start(); w.column(2).setNull(); w.column(3).setNull() // discarded
+      writeRow(l, 7, "x", 7, "x")
+      assert(
+        rows(l.harvest(), l.projectedSchema) ==
+          Seq(Seq(5, "v", 5, "v"), Seq(null, null, null, null), Seq(7, "x", 7, "x"))
+      )
     } finally l.close()
   }
 
@@ -114,6 +123,35 @@ class RowProtocolSuite extends AnyFunSuite {
       assert(w.isFull)
       assert(rows(l.harvest(), l.projectedSchema) == Seq(Seq(1, testkit.S(1), "abcd")))
       assert(rows(l.harvest(), l.projectedSchema) == Seq(Seq(2, testkit.S(2), "efgh")))
+    } finally l.close()
+  }
+
+  test("a column written only in a discarded row is empty in the row saved instead, also in the last row") {
+    val schema = new StructType()
+      .add("a", IntegerType)
+      .add("b", StringType)
+      .add("n", IntegerType, nullable = false)
+      .add("t", StringType, nullable = false)
+    val l = ResultSetLoaders.create(LoaderOptions(batchRows = 3), schema, ProjectionFilter.All)
+    try {
+      def discarded(): Unit = {
+        l.writer.start()
+        write(l.writer.column(0), 9); write(l.writer.column(1), "dropped")
+        write(l.writer.column(2), 9); write(l.writer.column(3), "dropped")
+      }
+      writeRow(l, 1, "x", 1, "x")
+      discarded()
+      writeRow(l, Skip, Skip, Skip, Skip)
+      discarded()
+      writeRow(l, 3, Skip, Skip, "z")
+      assert(l.writer.isFull)
+      assert(
+        rows(l.harvest(), l.projectedSchema) ==
+          Seq(Seq(1, "x", 1, "x"), Seq(null, null, 0, ""), Seq(3, null, 0, "z"))
+      )
+      discarded()
+      writeRow(l, Skip, "y", Skip, Skip)
+      assert(rows(l.harvest(), l.projectedSchema) == Seq(Seq(null, "y", 0, "")))
     } finally l.close()
   }
 
