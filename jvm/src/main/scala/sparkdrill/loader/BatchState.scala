@@ -29,9 +29,6 @@ private[loader] final class BatchState(val options: LoaderOptions) {
   val row = new RowSource
   val slots: ArrayBuffer[ColumnSlot] = ArrayBuffer.empty
 
-  /** Top-level columns written in the row being written. */
-  var writtenInRow = 0
-
   /** Rows saved in the active vectors. */
   var rowCount = 0
 
@@ -51,7 +48,8 @@ private[loader] final class BatchState(val options: LoaderOptions) {
     if (options.memoryMode == MemoryMode.OFF_HEAP) new OffHeapColumnVector(options.batchRows, t)
     else new OnHeapColumnVector(options.batchRows, t)
 
-  def isFull: Boolean = overflowed || oversized || rowCount >= options.batchRows
+  /** The batch ends at the current row for its bytes: `overflowed || oversized`, kept as one flag. */
+  def ended: Boolean = overflowed || oversized
 
   /** A value would push a vector past the byte limit while row `row.row` is being written. */
   def overflow(trigger: VectorWriter): Unit =
@@ -61,6 +59,7 @@ private[loader] final class BatchState(val options: LoaderOptions) {
   private def moveRowToSpare(): Unit = {
     val from = row.row
     val live = slots.filter(_.live.isDefined)
+    live.foreach(_.live.get.fillTo(from)) // the batch to harvest ends complete: lazy columns' gaps filled
     live.foreach { s =>
       if (s.spare == null) s.spare = allocate(s.live.get.field.dataType) else s.spare.reset()
       s.live.get.prepareCopy()

@@ -29,7 +29,12 @@ private[loader] final class ResultSetLoaderImpl(
   private var version = 0
   private var batches = 0L
   private var live: Array[VectorWriter] = Array.empty
-  private var allScalar = true
+  // The row's own scalar columns fill lazily (see VectorWriter); the others finish each value when it ends.
+  private var lazyColumns: Array[VectorWriter] = Array.empty
+  private var finishedOnSave: Array[VectorWriter] = Array.empty
+
+  /** A row was started and not saved yet: the next `start()` discards it. */
+  private var rowOpen = false
   private var closed = false
 
   initial.fields.foreach(addColumn)
@@ -43,28 +48,48 @@ private[loader] final class ResultSetLoaderImpl(
 
   // Row protocol.
   def rowCount: Int = batch.rowCount
-  def isFull: Boolean = batch.isFull
+  def isFull: Boolean = batch.rowCount >= rowLimit || batch.ended
+
+  // `start` and `save` run once per row: the common case is a few loads and one test each. The row being
+  // written is always at `rowCount` (`save`, `harvest` and the overflow move keep `row.row` there).
+  private val rowLimit = options.batchRows
 
   def start(): Unit = {
-    if (batch.pendingReset) resetActive()
-    batch.row.row = batch.rowCount
-    batch.row.epoch += 1
-    batch.writtenInRow = 0
+    if (rowOpen | batch.pendingReset | batch.rowCount >= rowLimit) startSpecial()
+    rowOpen = true
   }
 
+  private def startSpecial(): Unit = {
+    if (rowOpen) discardRow()
+    if (batch.pendingReset) resetActive()
+    else if (batch.rowCount >= rowLimit) pastRowLimit()
+  }
+
+  // A reader that writes on past a full batch gets its rows, through the writers' slow path: their fast path
+  // counts on vectors made with room for `batchRows` rows.
+  private def pastRowLimit(): Unit = lazyColumns.foreach(_.slowPathOnly())
+
   def save(): Unit = {
-    // Scalars written in this row need nothing more; arrays and structs finish their values here.
-    if (!allScalar || batch.writtenInRow < live.length) {
+    val ws = finishedOnSave
+    if (ws.length > 0) {
       var i = 0
-      while (i < live.length) {
-        live(i).endValue()
+      while (i < ws.length) {
+        ws(i).endValue()
         i += 1
       }
+      batch.row.epoch += 1 // arrays and structs, their members and elements: a new value begins
     }
-    batch.rowCount += 1
-    batch.row.row = batch.rowCount
+    val b = batch
+    val n = b.rowCount + 1
+    b.rowCount = n
+    b.row.row = n
+    rowOpen = false
+  }
+
+  // What the discarded row wrote is no value: lazy columns forget it, the others see a new epoch.
+  private def discardRow(): Unit = {
+    lazyColumns.foreach(_.discard(batch.row.row))
     batch.row.epoch += 1
-    batch.writtenInRow = 0
   }
 
   private def resetActive(): Unit = {
@@ -103,13 +128,14 @@ private[loader] final class ResultSetLoaderImpl(
         // Rows already written in this batch get the column's empty value.
         var r = 0
         while (r < batch.rowCount) { w.fillEmpty(r); r += 1 }
+        w.markTopLevel(batch.rowCount)
       }
       batch.slots += slot
       byName(field.name.toLowerCase(Locale.ROOT)) = batch.slots.length - 1
       fields = fields :+ field
-      slot.live.foreach(_.markTopLevel())
       live = batch.slots.flatMap(_.live).toArray
-      allScalar = live.forall(w => w.isInstanceOf[FixedWriter] || w.isInstanceOf[BytesWriter])
+      lazyColumns = live.filter(_.fillsLazily)
+      finishedOnSave = live.filterNot(_.fillsLazily)
       version += 1
       writer
   }
@@ -143,8 +169,9 @@ private[loader] final class ResultSetLoaderImpl(
       batch.oversized = false
       new ColumnarBatch(vectors, rows)
     } else {
-      val vectors: Array[ColumnVector] = liveSlots.map(s => s.active: ColumnVector).toArray
       val rows = batch.rowCount
+      lazyColumns.foreach(_.fillTo(rows))
+      val vectors: Array[ColumnVector] = liveSlots.map(s => s.active: ColumnVector).toArray
       batch.rowCount = 0
       batch.row.row = 0
       batch.oversized = false

@@ -29,8 +29,10 @@ import sparkdrill.loader.{ColumnWriter, LoaderOptions, ProjectionFilter, ResultS
 object LoaderBench {
   private final case class Timing(wall: Double, cpu: Double)
 
-  private val Ints = 10
-  private val Strings = 10
+  // The mix; `-Dbench.ints=N -Dbench.strings=M` (a JVM option, which
+  // forks inherit) looks at one kind alone.
+  private val Ints = sys.props.getOrElse("bench.ints", "10").toInt
+  private val Strings = sys.props.getOrElse("bench.strings", "10").toInt
   private val BatchRows = 4096
   private val Rows = 2000000
   private val schema = StructType(
@@ -73,7 +75,7 @@ object LoaderBench {
       while (r < rows) {
         val n = directBatch(vecs, r, rows)
         r += n
-        check += vecs(0).getInt(n - 1)
+        check += (if (Ints > 0) vecs(0).getInt(n - 1) else vecs(0).getUTF8String(n - 1).numBytes)
         if (onBatch != null) onBatch(vecs.toArray[ColumnVector], n)
         if (r < rows) vecs.foreach(_.reset())
       }
@@ -112,7 +114,7 @@ object LoaderBench {
       while (r < rows) {
         r += loaderBatch(w, cols, r, rows)
         val batch = l.harvest()
-        check += batch.column(0).getInt(batch.numRows - 1)
+        check += (if (Ints > 0) batch.column(0).getInt(batch.numRows - 1) else batch.column(0).getUTF8String(batch.numRows - 1).numBytes)
         if (onBatch != null) onBatch(Array.tabulate(batch.numCols)(batch.column), batch.numRows)
       }
     finally l.close()
