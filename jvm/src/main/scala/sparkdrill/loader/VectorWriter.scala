@@ -24,39 +24,48 @@ private[loader] abstract class VectorWriter(
 
   // A row's own scalar column (`lazyFill`) is not visited when a row is saved: a row that gave it no value
   // leaves a gap, which its next write (or `fillTo`, before a harvest or an overflow move) fills with empty
-  // values. Its fast path is then one test, `rows.row == fastNext`: the value goes right after the last one, in
-  // a vector known to have room for it (the loader refuses a row past `batchRows`, and `settle` reserves
-  // that many). Vectors start and reset with no nulls, and such a column only leaves a null flag where it
-  // also moves `filled` past it, so the fast path needs no `putNotNull` either. Anything else (a gap, a
-  // rewrite in the same row, a discarded row, the first write after a bind, a tiny byte limit) takes the
-  // slow path, `settle`. Members and elements end with their parent and know what the value holds by its
-  // epoch; their `fastNext` stays -1, so they always take the slow path.
+  // values. Its fast path is then one test: `fastKey` holds the next position and the kind of value that
+  // may take it, and a setter compares it with the current row and its own kind (a setter of another type
+  // finds no match, so there is no type test either). The value goes right after the last one, in an
+  // off-heap vector known to have room for it: `settle` reserves `batchRows` positions, and the loader sends
+  // rows past `batchRows` to the slow path. Vectors start and reset with no nulls, and such a column only
+  // leaves a null flag where it also moves `filled` past it, so the fast path needs no `putNotNull` either.
+  // Anything else (a gap, a rewrite in the same row, a discarded row, the first write after a bind, a tiny
+  // byte limit, an on-heap vector) takes the slow path, `settle`. Members and elements end with their
+  // parent and know what the value holds by its epoch; their `fastKey` stays -1: always the slow path.
   protected var lazyFill = false
 
-  /** Lazy columns: positions below this hold a value, written or filled. The fast path only moves
-    * `fastNext`, which then equals it, so `filledAt` holds it only while there is no fast path.
+  /** `(position << 3) | kind` of the next value that may take the fast path, or -1. Between `settle` and
+    * `done`, the key of the value being written, or -2. The fast path only moves the key, so positions
+    * below its position are filled; `filledAt` holds that only while there is no fast path.
     */
-  protected final def filled: Int = if (fastNext >= 0) fastNext else filledAt
-  protected final def filled_=(p: Int): Unit = { filledAt = p; fastNext = -1 }
+  protected var fastKey = -1
   private var filledAt = 0
 
-  /** The position of the next value on the fast path (then equal to `filled`), or -1. Between `at` and `done`
-    * it is the position being written, or -2.
-    */
-  protected var fastNext = -1
+  /** Lazy columns: positions below this hold a value, written or filled. */
+  protected final def filled: Int = if (fastKey >= 0) fastKey >>> 3 else filledAt
+  protected final def filled_=(p: Int): Unit = { filledAt = p; fastKey = -1 }
+
+  /** The kind of value of this writer's fast path, 0 to 7 (see `fastKey`). */
+  protected def fastKind: Int = 0
 
   /** The row source of a lazy column, typed so the fast path reads the row with no type check. */
   protected var rows: RowSource = VectorWriter.NoRow
 
+  /** The vector when it is off-heap (a final class), and where its values start: the fast path's. Only
+    * `reserve` moves the values, and only the slow path reserves (or ends the fast path before it does).
+    */
+  protected var offHeap: OffHeapColumnVector = _
+  protected var address = 0L
+
   final def isWritten: Boolean = if (lazyFill) filled > source.position else writtenEpoch == source.epoch
 
-  /** Makes this a row's own column, whose `rows` earlier rows hold values already. */
+  /** Makes this a row's own column, whose `rowCount` earlier rows hold values already. */
   final def markTopLevel(rowCount: Int): Unit = (scalar, source) match {
     case (true, r: RowSource) =>
       lazyFill = true
       rows = r
       filled = rowCount
-      fastNext = -1
     case _ => ()
   }
 
@@ -70,9 +79,9 @@ private[loader] abstract class VectorWriter(
   /** Makes room for a value at the current position, overflowing first if it does not fit; returns it. */
   protected def place(): Int = settle(source.position)
 
-  /** After a scalar value was written at `p` (found by `at`). */
-  @inline protected final def done(p: Int): Unit =
-    fastNext += 1 // `p + 1`, or -1 when the slow path said the next value cannot take the fast one
+  /** After the slow path wrote a scalar value. */
+  @inline protected final def done(): Unit =
+    fastKey = if (fastKey >= 0) fastKey + 8 else -1 // the next position, or no fast path
 
   /** The slow path of a scalar value about to be written at `p`: room in the vector, the null flag cleared (a
     * member's parent, or a discarded row, may have left one), a lazy column's gap filled. Returns `p`.
@@ -87,7 +96,10 @@ private[loader] abstract class VectorWriter(
       fillTo(p)
       filledAt = p + 1
     } else written()
-    fastNext = if (lazyFill && positionLimit >= batchRows && p < batchRows && offHeap != null) p else -2
+    val fast = lazyFill && offHeap != null && p < batchRows && batchRows <= VectorWriter.MaxFastRows &&
+      positionLimit >= batchRows
+    if (fast) address = offHeap.valuesNativeAddress()
+    fastKey = if (fast) (p << 3) | fastKind else -2
     p
   }
 
@@ -113,9 +125,6 @@ private[loader] abstract class VectorWriter(
     }
     slowPathOnly()
   }
-
-  /** The vector, when it is off-heap: the fast path's, a final class (no type check per value). */
-  protected var offHeap: OffHeapColumnVector = _
 
   /** Called when the value at the current position ends: fills it if it was never written, and finishes
     * values that are only complete at the end (arrays).
@@ -220,186 +229,11 @@ private[loader] abstract class VectorWriter(
   def map: MapWriter = wrong("map")
 }
 
-/** Fixed-width values: boolean, byte, short, int, long, float, double, date, timestamp, decimal. The type is
-  * resolved to a code once, so the per-value path is a compare and a put.
-  */
-private[loader] final class FixedWriter(
-    field: StructField,
-    source: ValueSource,
-    batch: BatchState,
-    width: Int
-) extends VectorWriter(field, source, batch) {
-  import FixedWriter._
-
-  private val maxPosition: Long = batch.options.batchBytes / width
-  private val code: Int = field.dataType match {
-    case BooleanType => Bool
-    case ByteType => Byte8
-    case ShortType => Short16
-    case IntegerType | DateType => Int32
-    case LongType | TimestampType | TimestampNTZType => Long64
-    case FloatType => Float32
-    case DoubleType => Double64
-    case _: DecimalType => Dec
-    case other => throw new IllegalArgumentException(s"not a fixed-width type: ${other.simpleString}")
-  }
-  override protected def scalar: Boolean = true
-
-  // A fixed-width vector only outgrows the byte limit with a tiny limit or a long array.
-  override protected def positionLimit: Long = maxPosition
-
-  override protected def place(): Int = {
-    if (source.position >= maxPosition) batch.overflow(this)
-    settle(source.position)
-  }
-
-  // Each setter: the fast path (`rows.row == fastNext`, off-heap, see VectorWriter), else `place` and the
-  // vector's own put.
-
-  override def setBoolean(v: Boolean): Unit =
-    if (code == Bool) {
-      val p = rows.row
-      if (p == fastNext) { offHeap.putBoolean(p, v); fastNext = p + 1 }
-      else { val q = place(); vector.putBoolean(q, v); done(q) }
-    } else super.setBoolean(v)
-
-  override def setInt(v: Int): Unit =
-    if (code == Int32) {
-      val p = rows.row
-      if (p == fastNext) { offHeap.putInt(p, v); fastNext = p + 1 }
-      else { val q = place(); vector.putInt(q, v); done(q) }
-    } else if (code == Short16) {
-      val p = rows.row
-      if (p == fastNext) { offHeap.putShort(p, v.toShort); fastNext = p + 1 }
-      else { val q = place(); vector.putShort(q, v.toShort); done(q) }
-    } else if (code == Byte8) {
-      val p = rows.row
-      if (p == fastNext) { offHeap.putByte(p, v.toByte); fastNext = p + 1 }
-      else { val q = place(); vector.putByte(q, v.toByte); done(q) }
-    }
-    else if (code == Long64 && field.dataType == LongType) setLong(v.toLong)
-    else super.setInt(v)
-
-  override def setLong(v: Long): Unit =
-    if (code == Long64) {
-      val p = rows.row
-      if (p == fastNext) { offHeap.putLong(p, v); fastNext = p + 1 }
-      else { val q = place(); vector.putLong(q, v); done(q) }
-    } else super.setLong(v)
-
-  override def setDouble(v: Double): Unit =
-    if (code == Double64) {
-      val p = rows.row
-      if (p == fastNext) { offHeap.putDouble(p, v); fastNext = p + 1 }
-      else { val q = place(); vector.putDouble(q, v); done(q) }
-    } else if (code == Float32) {
-      val p = rows.row
-      if (p == fastNext) { offHeap.putFloat(p, v.toFloat); fastNext = p + 1 }
-      else { val q = place(); vector.putFloat(q, v.toFloat); done(q) }
-    }
-    else super.setDouble(v)
-
-  override def setDecimal(v: Decimal): Unit = field.dataType match {
-    case d: DecimalType =>
-      val copy = v.clone()
-      if (!copy.changePrecision(d.precision, d.scale))
-        throw new IllegalArgumentException(s"column '${field.name}': $v does not fit ${d.simpleString}")
-      val q = place()
-      vector.putDecimal(q, copy, d.precision)
-      done(q)
-    case _ => super.setDecimal(v)
-  }
-
-  override def setDate(days: Int): Unit =
-    if (field.dataType == DateType) setInt(days)
-    else super.setDate(days)
-
-  override def setTimestamp(micros: Long): Unit =
-    if (code == Long64 && field.dataType != LongType) setLong(micros)
-    else super.setTimestamp(micros)
-
-  protected def putZero(p: Int): Unit = {
-    vector.reserve(p + 1)
-    vector.putNotNull(p)
-    field.dataType match {
-      case BooleanType => vector.putBoolean(p, false)
-      case ByteType => vector.putByte(p, 0)
-      case ShortType => vector.putShort(p, 0)
-      case IntegerType | DateType => vector.putInt(p, 0)
-      case LongType | TimestampType | TimestampNTZType => vector.putLong(p, 0L)
-      case FloatType => vector.putFloat(p, 0f)
-      case DoubleType => vector.putDouble(p, 0.0)
-      case d: DecimalType => vector.putDecimal(p, Decimal(0L, d.precision, d.scale), d.precision)
-      case other => throw new IllegalStateException(s"no zero for ${other.simpleString}")
-    }
-  }
-
-  def bytesUsed: Long = (source.position + 1L) * width
-}
-
 private[loader] object VectorWriter {
 
-  /** The rows of a writer that is not a row's own column: its `fastNext` is never a row, so no fast path. */
+  /** The rows of a writer that is not a row's own column: its `fastKey` is never a row's, so no fast path. */
   private val NoRow = new RowSource
-}
 
-private[loader] object FixedWriter {
-  final val Bool = 0
-  final val Byte8 = 1
-  final val Short16 = 2
-  final val Int32 = 3
-  final val Long64 = 4
-  final val Float32 = 5
-  final val Double64 = 6
-  final val Dec = 7
-}
-
-/** Strings and binary: the bytes go to the vector's child, so the byte limit watches that child. */
-private[loader] final class BytesWriter(field: StructField, source: ValueSource, batch: BatchState)
-    extends VectorWriter(field, source, batch) {
-
-  // The vector's byte store, cached per bound vector (typed too when off-heap, for the fast path).
-  private var store: WritableColumnVector = _
-  private var offHeapStore: OffHeapColumnVector = _
-  private val batchBytes = batch.options.batchBytes
-
-  override protected def scalar: Boolean = true
-
-  override def bind(v: WritableColumnVector): Unit = {
-    super.bind(v)
-    store = v.arrayData()
-    offHeapStore = store match {
-      case o: OffHeapColumnVector => o
-      case _ => null
-    }
-  }
-
-  override def setBytes(bytes: Array[Byte], offset: Int, length: Int): Unit = {
-    val p = rows.row
-    if (p == fastNext && offHeapStore.getElementsAppended.toLong + length <= batchBytes) {
-      // What `putByteArray` does, without finding the store again.
-      offHeap.putArray(p, offHeapStore.appendBytes(length, bytes, offset), length)
-      fastNext = p + 1
-    } else {
-      pending = length
-      val q = place()
-      vector.putByteArray(q, bytes, offset, length)
-      done(q)
-    }
-  }
-
-  private var pending = 0 // the length of the value `place` makes room for
-
-  override protected def place(): Int = {
-    if (store.getElementsAppended.toLong + pending > batchBytes) batch.overflow(this)
-    settle(source.position)
-  }
-
-  protected def putZero(p: Int): Unit = {
-    vector.reserve(p + 1)
-    vector.putNotNull(p)
-    vector.putByteArray(p, Array.emptyByteArray, 0, 0)
-  }
-
-  def bytesUsed: Long = store.getElementsAppended.toLong
+  /** Positions fit `fastKey` with three bits to spare. */
+  private val MaxFastRows = 1 << 27
 }
