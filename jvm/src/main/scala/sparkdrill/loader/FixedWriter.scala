@@ -44,8 +44,9 @@ private[loader] final class FixedWriter(
   override def setBoolean(v: Boolean): Unit = {
     val p = rows.row
     val key = (p << 3) | Bool
-    if (key == fastKey) { Platform.putByte(null, address + p, if (v) 1.toByte else 0.toByte); fastKey = key + 8 }
-    else if (code == Bool) { val q = place(); vector.putBoolean(q, v); done() }
+    if (key == fastKey) {
+      Platform.putByte(null, address + p, if (v) 1.toByte else 0.toByte); fastKey = key + 8
+    } else if (code == Bool) { val q = place(); vector.putBoolean(q, v); done() }
     else super.setBoolean(v)
   }
 

@@ -143,9 +143,8 @@ private[loader] abstract class VectorWriter(
   def bytesUsed: Long
 
   /** Forgets positions when a batch starts over in reset vectors. */
-  def resetPositions(): Unit = {
+  def resetPositions(): Unit =
     filled = 0 // and the fast path ends: reset() may have shrunk a vector that grew large
-  }
   def prepareCopy(): Unit = ()
 
   /** Bound to the vector the moved row went to, where it is row 0 (called before the row position moves). */

@@ -114,7 +114,8 @@ object LoaderBench {
       while (r < rows) {
         r += loaderBatch(w, cols, r, rows)
         val batch = l.harvest()
-        check += (if (Ints > 0) batch.column(0).getInt(batch.numRows - 1) else batch.column(0).getUTF8String(batch.numRows - 1).numBytes)
+        check += (if (Ints > 0) batch.column(0).getInt(batch.numRows - 1)
+                  else batch.column(0).getUTF8String(batch.numRows - 1).numBytes)
         if (onBatch != null) onBatch(Array.tabulate(batch.numCols)(batch.column), batch.numRows)
       }
     finally l.close()
