@@ -30,7 +30,7 @@ class RandomizedLoaderSuite extends AnyFunSuite {
     else
       t match {
         case IntegerType => rng.nextInt()
-        case LongType => rng.nextLong()
+        case LongType => if (rng.nextBoolean()) rng.nextInt().toLong else rng.nextLong()
         case DoubleType => rng.nextDouble()
         case BooleanType => rng.nextBoolean()
         case StringType => rng.alphanumeric.take(rng.nextInt(20)).mkString
@@ -97,8 +97,20 @@ class RandomizedLoaderSuite extends AnyFunSuite {
   // it: a column left out, a value rewritten or nulled in the same row, discarded rows, overflows, rows past
   // a full batch, on-heap vectors (no fast path), NOT NULL columns (left out: their zero).
   private val scalarTypes =
-    Seq(IntegerType, LongType, DoubleType, BooleanType, StringType, BinaryType, DecimalType(12, 3), ByteType,
-      ShortType, FloatType, DateType, TimestampType)
+    Seq(
+      IntegerType,
+      LongType,
+      DoubleType,
+      BooleanType,
+      StringType,
+      BinaryType,
+      DecimalType(12, 3),
+      ByteType,
+      ShortType,
+      FloatType,
+      DateType,
+      TimestampType
+    )
 
   private def zero(t: DataType): Any = t match {
     case BooleanType => false
@@ -117,6 +129,13 @@ class RandomizedLoaderSuite extends AnyFunSuite {
         StructField(s"c$i", scalarTypes(rng.nextInt(scalarTypes.size)), nullable = rng.nextInt(3) > 0)
       })
       def value(f: StructField): Any = randomValue(rng, f.dataType, f.nullable)
+      // Every setter a column takes: an int into a bigint column, dates and timestamps by their own setters.
+      def put(w: ColumnWriter, v: Any): Unit = (v, w.dataType) match {
+        case (x: Long, LongType) if x.isValidInt && rng.nextBoolean() => w.setInt(x.toInt)
+        case (x: Int, DateType) if rng.nextBoolean() => w.setDate(x)
+        case (x: Long, TimestampType) if rng.nextBoolean() => w.setTimestamp(x)
+        case _ => write(w, v)
+      }
       val data = (0 until rng.nextInt(300)).map(_ =>
         schema.fields.map(f => if (rng.nextInt(10) == 0) Skip else value(f)).toSeq
       )
@@ -131,24 +150,26 @@ class RandomizedLoaderSuite extends AnyFunSuite {
       val out = scala.collection.mutable.ArrayBuffer.empty[Seq[Any]]
       def harvest(): Unit = out ++= rows(l.harvest(), l.projectedSchema)
       try {
-        try data.foreach { r =>
-          if (rng.nextInt(8) == 0) discardRows(rng, l, schema, 2)
-          val w = l.writer
-          w.start()
-          r.zipWithIndex.foreach { case (v, i) =>
-            if (v != Skip) {
-              // Sometimes a value is first set to another value, or to null, in the same row.
-              if (rng.nextInt(12) == 0) write(w.column(i), value(schema(i)))
-              if (rng.nextInt(12) == 0) w.column(i).setNull()
-              write(w.column(i), v)
+        try
+          data.foreach { r =>
+            if (rng.nextInt(8) == 0) discardRows(rng, l, schema, 2)
+            val w = l.writer
+            w.start()
+            r.zipWithIndex.foreach { case (v, i) =>
+              if (v != Skip) {
+                // Sometimes a value is first set to another value, or to null, in the same row.
+                if (rng.nextInt(12) == 0) put(w.column(i), value(schema(i)))
+                if (rng.nextInt(12) == 0) w.column(i).setNull()
+                put(w.column(i), v)
+              }
             }
+            w.save()
+            val byRows = l.rowCount >= options.batchRows
+            if (w.isFull && (!pastFull || !byRows || l.rowCount >= 3 * options.batchRows)) harvest()
           }
-          w.save()
-          val byRows = l.rowCount >= options.batchRows
-          if (w.isFull && (!pastFull || !byRows || l.rowCount >= 3 * options.batchRows)) harvest()
-        }
         catch {
-          case e: Throwable => throw new AssertionError(s"round $round (${schema.simpleString}, $options): $e", e)
+          case e: Throwable =>
+            throw new AssertionError(s"round $round (${schema.simpleString}, $options): $e", e)
         }
         if (l.rowCount > 0) harvest()
         val expected = data.map(_.zip(schema.fields).map {
