@@ -1,5 +1,6 @@
 package sparkdrill.loader
 
+import org.apache.spark.memory.MemoryMode
 import org.apache.spark.sql.types._
 import org.scalatest.funsuite.AnyFunSuite
 
@@ -173,6 +174,35 @@ class RowProtocolSuite extends AnyFunSuite {
       assert(sizes == Seq(3, 3, 1))
       assert(l.batchCount == 3)
     } finally l.close()
+  }
+
+  test("a reader that writes on past a full batch keeps every row and value, of every scalar kind") {
+    val mixed = new StructType()
+      .add("i", IntegerType)
+      .add("n", IntegerType, nullable = false)
+      .add("l", LongType)
+      .add("d", DoubleType)
+      .add("f", BooleanType)
+      .add("s", StringType)
+    for (mode <- Seq(MemoryMode.OFF_HEAP, MemoryMode.ON_HEAP)) {
+      val l =
+        ResultSetLoaders.create(LoaderOptions(batchRows = 5, memoryMode = mode), mixed, ProjectionFilter.All)
+      try {
+        // Rows past the row limit (isFull ignored) go through the writers' slow path: vectors grow past
+        // `batchRows`, and every third row leaves columns out, so fills happen past the limit too.
+        val expected = (0 until 17).map { r =>
+          if (r % 3 == 2) Seq(null, 0, null, null, null, s"only s $r")
+          else Seq(r, -r, r.toLong << 33, r + 0.5, r % 2 == 0, s"row $r")
+        }
+        expected.zipWithIndex.foreach { case (row, r) =>
+          if (r % 3 == 2) writeRow(l, Skip, Skip, Skip, Skip, Skip, row(5)) else writeRow(l, row: _*)
+          assert(l.writer.isFull == (r >= 4), s"isFull after row $r")
+        }
+        assert(rows(l.harvest(), l.projectedSchema) == expected, s"$mode")
+        writeRow(l, 1, 2, 3L, 4.0, true, "next batch") // and the next batch starts on the fast path again
+        assert(rows(l.harvest(), l.projectedSchema) == Seq(Seq(1, 2, 3L, 4.0, true, "next batch")))
+      } finally l.close()
+    }
   }
 
   test("an empty batch has no rows; columns unwritten in a row are null") {
