@@ -29,12 +29,15 @@ private[loader] final class BytesWriter(field: StructField, source: ValueSource,
       // What `putByteArray` does, without finding the store again; the store grows itself as needed.
       offHeap.putArray(key >>> 3, offHeapStore.appendBytes(length, bytes, offset), length)
       fastKey = key + 8
-    } else {
-      pending = length
-      val q = place()
-      vector.putByteArray(q, bytes, offset, length)
-      done()
-    }
+    } else setBytesSlow(bytes, offset, length)
+  }
+
+  // Out of line, so that `setBytes` stays small enough for the JIT to inline into the reader's loop.
+  private def setBytesSlow(bytes: Array[Byte], offset: Int, length: Int): Unit = {
+    pending = length
+    val q = place()
+    vector.putByteArray(q, bytes, offset, length)
+    done()
   }
 
   private var pending = 0 // the length of the value `place` makes room for

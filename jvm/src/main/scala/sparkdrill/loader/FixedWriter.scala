@@ -39,27 +39,34 @@ private[loader] final class FixedWriter(
   }
 
   // Each setter: the fast path when the key matches (the same store OffHeapColumnVector's put does), else
-  // the slow path with the vector's own put.
+  // the slow path with the vector's own put, in a method of its own: a setter stays small enough for the JIT
+  // to inline it into the reader's loop whether or not it compiled the setter on its own first.
 
   override def setBoolean(v: Boolean): Unit = {
     val p = rows.row
     val key = (p << 3) | Bool
     if (key == fastKey) {
       Platform.putByte(null, address + p, if (v) 1.toByte else 0.toByte); fastKey = key + 8
-    } else if (code == Bool) { val q = place(); vector.putBoolean(q, v); done() }
-    else super.setBoolean(v)
+    } else setBooleanSlow(v)
   }
+
+  private def setBooleanSlow(v: Boolean): Unit =
+    if (code == Bool) { val q = place(); vector.putBoolean(q, v); done() }
+    else super.setBoolean(v)
 
   override def setInt(v: Int): Unit = {
     val p = rows.row
     val key = (p << 3) | Int32
     if (key == fastKey) { Platform.putInt(null, address + 4L * p, v); fastKey = key + 8 }
-    else if (code == Int32) { val q = place(); vector.putInt(q, v); done() }
+    else setIntSlow(v)
+  }
+
+  private def setIntSlow(v: Int): Unit =
+    if (code == Int32) { val q = place(); vector.putInt(q, v); done() }
     else if (code == Short16) setShort(v.toShort)
     else if (code == Byte8) setByte(v.toByte)
     else if (code == Long64 && field.dataType == LongType) setLong(v.toLong)
     else super.setInt(v)
-  }
 
   private def setShort(v: Short): Unit = {
     val p = rows.row
@@ -79,18 +86,24 @@ private[loader] final class FixedWriter(
     val p = rows.row
     val key = (p << 3) | Long64
     if (key == fastKey) { Platform.putLong(null, address + 8L * p, v); fastKey = key + 8 }
-    else if (code == Long64) { val q = place(); vector.putLong(q, v); done() }
-    else super.setLong(v)
+    else setLongSlow(v)
   }
+
+  private def setLongSlow(v: Long): Unit =
+    if (code == Long64) { val q = place(); vector.putLong(q, v); done() }
+    else super.setLong(v)
 
   override def setDouble(v: Double): Unit = {
     val p = rows.row
     val key = (p << 3) | Double64
     if (key == fastKey) { Platform.putDouble(null, address + 8L * p, v); fastKey = key + 8 }
-    else if (code == Double64) { val q = place(); vector.putDouble(q, v); done() }
+    else setDoubleSlow(v)
+  }
+
+  private def setDoubleSlow(v: Double): Unit =
+    if (code == Double64) { val q = place(); vector.putDouble(q, v); done() }
     else if (code == Float32) setFloat(v.toFloat)
     else super.setDouble(v)
-  }
 
   private def setFloat(v: Float): Unit = {
     val p = rows.row
