@@ -17,7 +17,7 @@ demo: install
 	$(VENV)/bin/spark-drill samples/logs --option header=true
 
 test: install
-	$(SBT) scalafmtCheckAll scalafmtSbtCheck test
+	$(SBT) scalafmtCheckAll scalafmtSbtCheck loaderBench/scalafmtCheckAll loaderBench/compile test
 	$(VENV)/bin/ruff check python tests
 	$(VENV)/bin/ruff format --check python tests
 	$(VENV)/bin/mypy
@@ -60,7 +60,7 @@ py-test: install
 	SPARK_DRILL_WHEEL=$(abspath $(WHEEL)) $(VENV)/bin/pytest tests
 
 fmt: $(VENV)/.deps
-	$(SBT) scalafmtAll scalafmtSbt
+	$(SBT) scalafmtAll scalafmtSbt loaderBench/scalafmtAll
 	$(VENV)/bin/ruff format python tests
 	$(VENV)/bin/ruff check --fix python tests
 
@@ -99,7 +99,7 @@ LOADER_BENCH_WARMUP ?= 6
 LOADER_BENCH_FORKS ?= 8
 
 bench-loader:
-	$(SBT) "Test/runMain sparkdrill.loader.bench.LoaderBench $(LOADER_BENCH_PAIRS) $(LOADER_BENCH_WARMUP) $(LOADER_BENCH_FORKS)"
+	$(SBT) "loaderBench/runMain sparkdrill.loader.bench.LoaderBench $(LOADER_BENCH_PAIRS) $(LOADER_BENCH_WARMUP) $(LOADER_BENCH_FORKS)"
 
 bench-test: $(VENV)/.bench-deps
 	$(VENV)/bin/pytest bench/tests

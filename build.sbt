@@ -25,6 +25,19 @@ val sparkModuleOptions = Seq(
   "-Dio.netty.tryReflectionSetAccessible=true"
 )
 
+val compilerOptions = Seq(
+  javacOptions ++= Seq("--release", "17"),
+  scalacOptions ++= Seq(
+    "-release",
+    "17",
+    "-deprecation",
+    "-feature",
+    "-Wunused:imports,privates,locals,implicits",
+    // Warnings that hide bugs are errors: unused imports and non-exhaustive matches.
+    "-Wconf:cat=unused:e,cat=other-match-analysis:e"
+  )
+)
+
 lazy val root = (project in file("."))
   .settings(
     name := "spark-drill",
@@ -36,20 +49,24 @@ lazy val root = (project in file("."))
       "org.apache.spark" %% "spark-sql" % Versions.spark % Provided,
       "org.scalatest" %% "scalatest" % Versions.scalatest % Test
     ),
-    javacOptions ++= Seq("--release", "17"),
-    scalacOptions ++= Seq(
-      "-release",
-      "17",
-      "-deprecation",
-      "-feature",
-      "-Wunused:imports,privates,locals,implicits",
-      // Warnings that hide bugs are errors: unused imports and non-exhaustive matches.
-      "-Wconf:cat=unused:e,cat=other-match-analysis:e"
-    ),
+    compilerOptions,
     Compile / console / scalacOptions ~= (_.filterNot(_.startsWith("-W"))),
     Test / fork := true,
     Test / parallelExecution := false,
     Test / javaOptions ++= Seq("-Xmx3g", "-XX:MaxDirectMemorySize=2g", "-Duser.timezone=UTC") ++
       sparkModuleOptions,
     Test / testOptions += Tests.Argument(TestFrameworks.ScalaTest, "-oD")
+  )
+
+// The loader's micro-benchmark (`make bench-loader`, docs/performance.md): not a test, not in the jar.
+lazy val loaderBench = (project in file("bench/loader"))
+  .dependsOn(root)
+  .settings(
+    name := "spark-drill-loader-bench",
+    Compile / scalaSource := baseDirectory.value,
+    libraryDependencies += "org.apache.spark" %% "spark-sql" % Versions.spark,
+    compilerOptions,
+    publish / skip := true,
+    run / fork := true,
+    run / javaOptions ++= Seq("-Xmx2g") ++ sparkModuleOptions
   )

@@ -24,7 +24,7 @@ import sparkdrill.loader.{ColumnWriter, LoaderOptions, ProjectionFilter, ResultS
   * same machine load, and CPU time leaves out the waits for a core on a shared machine.
   *
   * Run: `make bench-loader` or
-  * `dev/sbt "Test/runMain sparkdrill.loader.bench.LoaderBench [pairs=10] [warmup=6] [forks=5]"`.
+  * `dev/sbt "loaderBench/runMain sparkdrill.loader.bench.LoaderBench [pairs=10] [warmup=6] [forks=5]"`.
   */
 object LoaderBench {
   private final case class Timing(wall: Double, cpu: Double)
