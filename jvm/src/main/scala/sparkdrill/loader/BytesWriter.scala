@@ -2,6 +2,7 @@ package sparkdrill.loader
 
 import org.apache.spark.sql.execution.vectorized.{OffHeapColumnVector, WritableColumnVector}
 import org.apache.spark.sql.types.StructField
+import org.apache.spark.unsafe.Platform
 
 /** Strings and binary: the bytes go to the vector's child, so the byte limit watches that child. */
 private[loader] final class BytesWriter(field: StructField, source: ValueSource, batch: BatchState)
@@ -12,6 +13,13 @@ private[loader] final class BytesWriter(field: StructField, source: ValueSource,
   private var offHeapStore: OffHeapColumnVector = _
   private val batchBytes = batch.options.batchBytes
 
+  // The fast path copies into room this writer reserved in the store (`reserved` bytes from
+  // `storeAddress`, never past the byte limit), so one compare checks both the room and the limit. Only
+  // the slow path, a bind, a reset or an overflow move can move the store, and all of them end the fast
+  // path or refresh these (`refreshStore`) before it resumes.
+  private var reserved = 0L
+  private var storeAddress = 0L
+
   override protected def scalar: Boolean = true
 
   override def bind(v: WritableColumnVector): Unit = {
@@ -21,13 +29,16 @@ private[loader] final class BytesWriter(field: StructField, source: ValueSource,
       case o: OffHeapColumnVector => o
       case _ => null
     }
+    reserved = 0L
   }
 
   override def setBytes(bytes: Array[Byte], offset: Int, length: Int): Unit = {
     val key = rows.row << 3 // kind 0
-    if (key == fastKey && offHeapStore.getElementsAppended.toLong + length <= batchBytes) {
-      // What `putByteArray` does, without finding the store again; the store grows itself as needed.
-      offHeap.putArray(key >>> 3, offHeapStore.appendBytes(length, bytes, offset), length)
+    if (key == fastKey && offHeapStore.getElementsAppended.toLong + length <= reserved) {
+      val start = offHeapStore.getElementsAppended
+      copy(bytes, offset, storeAddress + start, length)
+      offHeapStore.addElementsAppended(length)
+      offHeap.putArray(key >>> 3, start, length)
       fastKey = key + 8
     } else setBytesSlow(bytes, offset, length)
   }
@@ -38,6 +49,16 @@ private[loader] final class BytesWriter(field: StructField, source: ValueSource,
     val q = place()
     vector.putByteArray(q, bytes, offset, length)
     done()
+    if (fastKey >= 0) refreshStore()
+  }
+
+  /** Reserves room ahead in the store (doubling, up to the byte limit) and caches where it is. */
+  private def refreshStore(): Unit = {
+    val used = offHeapStore.getElementsAppended.toLong
+    if (used + MinRoom > reserved)
+      reserved = math.min(math.max(2 * reserved, used + MinRoom), math.min(batchBytes, MaxRoom))
+    if (reserved > used) offHeapStore.reserve(reserved.toInt)
+    storeAddress = offHeapStore.valuesNativeAddress()
   }
 
   private var pending = 0 // the length of the value `place` makes room for
@@ -54,4 +75,24 @@ private[loader] final class BytesWriter(field: StructField, source: ValueSource,
   }
 
   def bytesUsed: Long = store.getElementsAppended.toLong
+
+  /** Short values are copied a word at a time here: `Platform.copyMemory`'s checks and call cost more than
+    * the copy itself for the few bytes of a typical field.
+    */
+  @inline private def copy(src: Array[Byte], offset: Int, to: Long, length: Int): Unit =
+    if (length > ShortCopy) Platform.copyMemory(src, Platform.BYTE_ARRAY_OFFSET + offset, null, to, length)
+    else {
+      val from = Platform.BYTE_ARRAY_OFFSET + offset.toLong
+      var i = 0
+      while (i + 8 <= length) {
+        Platform.putLong(null, to + i, Platform.getLong(src, from + i)); i += 8
+      }
+      while (i < length) {
+        Platform.putByte(null, to + i, Platform.getByte(src, from + i)); i += 1
+      }
+    }
+
+  private val MinRoom = 1 << 14
+  private val MaxRoom = 1L << 30
+  private val ShortCopy = 32
 }
