@@ -34,13 +34,17 @@ private[loader] final class BytesWriter(field: StructField, source: ValueSource,
 
   override def setBytes(bytes: Array[Byte], offset: Int, length: Int): Unit = {
     val key = rows.row << 3 // kind 0
-    if (key == fastKey && offHeapStore.getElementsAppended.toLong + length <= reserved) {
+    if (key == fastKey) { // off-heap, so the store is too
       val start = offHeapStore.getElementsAppended
-      copy(bytes, offset, storeAddress + start, length)
-      offHeapStore.addElementsAppended(length)
-      offHeap.putArray(key >>> 3, start, length)
-      fastKey = key + 8
-    } else setBytesSlow(bytes, offset, length)
+      if (start.toLong + length <= reserved) {
+        copy(bytes, offset, storeAddress + start, length)
+        offHeapStore.addElementsAppended(length)
+        offHeap.putArray(key >>> 3, start, length)
+        fastKey = key + 8
+        return
+      }
+    }
+    setBytesSlow(bytes, offset, length)
   }
 
   // Out of line, so that `setBytes` stays small enough for the JIT to inline into the reader's loop.

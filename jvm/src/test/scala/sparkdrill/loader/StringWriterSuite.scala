@@ -1,7 +1,5 @@
 package sparkdrill.loader
 
-import scala.collection.mutable.ArrayBuffer
-
 import org.apache.spark.sql.types._
 import org.scalatest.funsuite.AnyFunSuite
 
@@ -13,18 +11,11 @@ import sparkdrill.loader.testkit.LoaderTestKit._
 class StringWriterSuite extends AnyFunSuite {
   private val schema = new StructType().add("s", StringType).add("b", BinaryType).add("i", IntegerType)
 
-  /** Writes `values` (bytes for both columns, taken from `offset` of a larger array) and reads every batch. */
+  /** Writes `values` (bytes for both columns, taken from inside a larger array) and reads every batch. */
   private def roundTrip(options: LoaderOptions, values: Seq[Array[Byte]]): (Seq[Seq[Any]], Seq[Int]) = {
     val l = ResultSetLoaders.create(options, schema, ProjectionFilter.All)
-    val out = ArrayBuffer.empty[Seq[Any]]
-    val sizes = ArrayBuffer.empty[Int]
-    def harvest(): Unit = {
-      val b = l.harvest()
-      sizes += b.numRows
-      out ++= rows(b, l.projectedSchema)
-    }
-    try {
-      values.zipWithIndex.foreach { case (v, r) =>
+    try
+      collectEach(l, values.zipWithIndex) { case (v, r) =>
         val pad = r % 11 // the value sits inside a larger array, at an offset
         val source = Array.fill[Byte](pad)(-1) ++ v ++ Array.fill[Byte](7)(-2)
         l.writer.start()
@@ -32,11 +23,8 @@ class StringWriterSuite extends AnyFunSuite {
         l.writer.column(1).setBytes(source, pad, v.length)
         l.writer.column(2).setInt(r)
         l.writer.save()
-        if (l.writer.isFull) harvest()
       }
-      if (l.rowCount > 0) harvest()
-    } finally l.close()
-    (out.toSeq, sizes.toSeq)
+    finally l.close()
   }
 
   private def bytesOf(n: Int, seed: Int): Array[Byte] =

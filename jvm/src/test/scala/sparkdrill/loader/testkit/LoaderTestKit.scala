@@ -126,6 +126,17 @@ object LoaderTestKit {
       loader: ResultSetLoader,
       rowsToWrite: Seq[Seq[Any]],
       before: () => Unit = () => ()
+  ): (Seq[Seq[Any]], Seq[Int]) =
+    collectEach(loader, rowsToWrite) { r =>
+      before()
+      writeRow(loader, r: _*)
+    }
+
+  /** `writeOne` writes one whole row (start to save) for each item; harvests when the loader is full and at
+    * the end. Returns every row read back, and each batch's size.
+    */
+  def collectEach[A](loader: ResultSetLoader, items: Seq[A])(
+      writeOne: A => Unit
   ): (Seq[Seq[Any]], Seq[Int]) = {
     val out = ArrayBuffer.empty[Seq[Any]]
     val sizes = ArrayBuffer.empty[Int]
@@ -134,9 +145,8 @@ object LoaderTestKit {
       sizes += b.numRows
       out ++= rows(b, loader.projectedSchema)
     }
-    rowsToWrite.foreach { r =>
-      before()
-      writeRow(loader, r: _*)
+    items.foreach { item =>
+      writeOne(item)
       if (loader.writer.isFull) harvest()
     }
     if (loader.rowCount > 0) harvest()
