@@ -1,7 +1,6 @@
 package sparkdrill.formats.json
 
 import java.nio.charset.StandardCharsets
-import java.time.ZoneId
 import java.util.Locale
 
 import com.fasterxml.jackson.core.{JsonFactory, JsonFactoryBuilder, JsonParseException, JsonParser, JsonToken}
@@ -10,13 +9,15 @@ import com.fasterxml.jackson.databind.ObjectMapper
 import com.fasterxml.jackson.databind.node.ObjectNode
 import org.apache.spark.sql.types.StructType
 
-import sparkdrill.formats.{
+import sparkdrill.reader.{
   BatchReader,
   ColumnMetadata,
+  CommonOptions,
   ParseMode,
   RecordColumns,
   SchemaNegotiator,
-  SchemaSampler
+  SchemaSampler,
+  TypeLattice
 }
 import sparkdrill.loader.{ColumnWriter, RowWriter}
 
@@ -31,7 +32,7 @@ final class JsonBatchReader(negotiator: SchemaNegotiator) extends BatchReader wi
   private val file = negotiator.file
   private val errors = negotiator.errorContext
   private val options = negotiator.options
-  private val mode = ParseMode.from(options)
+  private val mode = CommonOptions.parseMode(options)
   // Hadoop's streams hand out a few KiB per read; Jackson asks for more at a time.
   private val tape = new RecordTape(new java.io.BufferedInputStream(file.open(), 1 << 16))
   private var parser: JsonParser = JsonBatchReader.factory.createParser(tape)
@@ -50,32 +51,34 @@ final class JsonBatchReader(negotiator: SchemaNegotiator) extends BatchReader wi
   val sampledSchema: StructType =
     if (negotiator.definedSchema.isDefined) null
     else {
-      val sampler = new JsonSampler(options.boolean("readNumbersAsDouble", default = false))
-      val limit = options.int("sampleRows", 1000) match {
-        case -1 => Int.MaxValue
-        case n => math.max(1, n)
-      }
+      val sampler = new JsonSampler(options(JsonOptions.ReadNumbersAsDouble))
+      val limit = CommonOptions.sampleLimit(options)
       var n = 0
       try while (n < limit && nextObject()) { sampler.add(parser); n += 1 }
       catch { // the schema of the records before the broken one
         case e: JsonParseException => if (mode == ParseMode.FailFast) throw syntaxError(e)
       }
       done = true
-      sampler.schema
+      // allTextMode: every scalar is the token's text, so the sample's scalar kinds all become strings.
+      if (!options(JsonOptions.AllTextMode)) sampler.schema
+      else
+        StructType(sampler.schema.fields.map { f =>
+          f.copy(dataType = TypeLattice.toType(TypeLattice.allText(TypeLattice.of(f.dataType))))
+        })
     }
 
   private val loader = if (done) null else negotiator.build(negotiator.definedSchema.get)
   private val writer: RowWriter = if (loader == null) null else loader.writer
   private val values = new JsonValueWriter(
-    options.get("timeZone").map(ZoneId.of).getOrElse(ZoneId.of("UTC")),
+    CommonOptions.zone(options),
     JsonBatchReader.factory
   )
   private def find(name: Option[String]): ColumnWriter =
     if (writer == null) null else name.flatMap(writer.find).filter(_.isProjected).orNull
   private val lineWriter = find(Some(RecordColumns.Line))
   private val offsetWriter = find(Some(RecordColumns.Offset))
-  private val corruptWriter = find(options.get("columnNameOfCorruptRecord"))
-  private val rescuedWriter = find(options.get("rescuedDataColumn"))
+  private val corruptWriter = find(options.get(CommonOptions.CorruptRecordColumn))
+  private val rescuedWriter = find(options.get(CommonOptions.RescuedDataColumn))
   // Keys of the table (every file's columns): a key outside it has nowhere to go; one inside is just not read.
   private val tableKeys: Set[String] =
     negotiator.tableSchema.map(_.fieldNames.map(_.toLowerCase(Locale.ROOT)).toSet).getOrElse(Set.empty)

@@ -7,8 +7,8 @@ import scala.collection.mutable
 import com.fasterxml.jackson.core.{JsonParser, JsonToken}
 import org.apache.spark.sql.types._
 
-import sparkdrill.formats.TypeLattice
-import sparkdrill.formats.TypeLattice.{Arr, Atomic, Kind, NullOnly, Struct}
+import sparkdrill.reader.TypeLattice
+import sparkdrill.reader.TypeLattice.{Arr, Atomic, Kind, NullOnly, Struct}
 
 /** The schema of a file's first records (SPEC 5): each value's kind, joined over the records with the
   * widening lattice (integers then fractions give double; a scalar against an object or an array gives a

@@ -8,7 +8,7 @@ import java.util.Locale
 import org.apache.spark.sql.catalyst.util.DateTimeUtils
 import org.apache.spark.sql.types._
 
-import sparkdrill.formats.ColumnMetadata
+import sparkdrill.reader.ColumnMetadata
 import sparkdrill.loader.ColumnWriter
 
 /** Writes one text field into a column of its type. `write` returns false when the text cannot be converted

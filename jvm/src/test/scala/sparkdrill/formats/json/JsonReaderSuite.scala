@@ -2,7 +2,6 @@ package sparkdrill.formats.json
 
 import java.io.ByteArrayInputStream
 import java.nio.charset.StandardCharsets.UTF_8
-import java.time.ZoneOffset
 
 import scala.collection.mutable.ArrayBuffer
 import scala.util.Random
@@ -13,20 +12,19 @@ import org.apache.spark.sql.types._
 import org.scalatest.funsuite.AnyFunSuite
 
 import sparkdrill.TestFiles
-import sparkdrill.formats.ReaderOptions
-import sparkdrill.scan.{FileTask, ScanLifecycle, TablePlan}
+import sparkdrill.scan.{ScanLifecycle, ScanTestKit, TableScan}
 
 class JsonReaderSuite extends AnyFunSuite with TestFiles {
   private val conf = new Configuration()
 
-  private def plan(options: (String, String)*): TablePlan =
-    TablePlan.open(Seq(root.toString), ReaderOptions(options: _*), None, conf, ZoneOffset.UTC)
+  private def plan(options: (String, String)*): TableScan =
+    ScanTestKit.open(Seq(root.toString), Seq(options: _*))
 
   /** Every row of a whole read, as Scala values (structs as Seqs), with the batch sizes. */
-  private def read(p: TablePlan): (Seq[Seq[Any]], Seq[Int]) = {
-    val spec = p.specFor(p.schema)
+  private def read(p: TableScan): (Seq[Seq[Any]], Seq[Int]) = {
+    val spec = ScanTestKit.query(p, p.schema).spec
     val lifecycle =
-      new ScanLifecycle(spec, p.files.map(f => FileTask(f, 0L, Long.MaxValue, None)).toArray, conf)
+      new ScanLifecycle(spec, ScanTestKit.query(p, p.schema).tasks.flatten, conf)
     val rows = ArrayBuffer.empty[Seq[Any]]
     val sizes = ArrayBuffer.empty[Int]
     try

@@ -10,12 +10,15 @@ import scala.util.Random
 import com.univocity.parsers.csv.{CsvParser => UnivocityParser, CsvParserSettings}
 import org.scalatest.funsuite.AnyFunSuite
 
-import sparkdrill.formats.ReaderOptions
+import sparkdrill.reader.ReaderOptions
+import sparkdrill.scan.TableScan
 
 /** Our tokenizer against univocity (the parser under Spark's CSV reader) on random well-formed CSV:
   * random delimiters, quoting, quoted delimiters, quotes and line ends, unicode, ragged rows, blank lines.
   */
 class CsvDifferentialSuite extends AnyFunSuite {
+  private def opts(entries: (String, String)*): ReaderOptions = TableScan.parseOptions(entries.toMap)
+
   private val alphabet = "abcxyz019 é漢😀-_.".codePoints().toArray.map(Character.toString)
 
   private def field(rng: Random, delimiter: Char, lineEnd: String): String = {
@@ -34,7 +37,7 @@ class CsvDifferentialSuite extends AnyFunSuite {
     if (f.startsWith("\"")) f.substring(1, f.length - 1).replace("\"\"", "\"") else f
 
   private def ours(bytes: Array[Byte], delimiter: Char): Seq[Seq[String]] = {
-    val settings = CsvSettings.from("csv", ReaderOptions("delimiter" -> delimiter.toString))
+    val settings = CsvSettings.from("csv", opts("delimiter" -> delimiter.toString))
     val p = new CsvParser(new ByteArrayInputStream(bytes), settings)
     val out = ArrayBuffer.empty[Seq[String]]
     while (p.next()) { assert(!p.unterminatedQuote); out += p.fields }

@@ -7,15 +7,18 @@ import scala.collection.mutable.ArrayBuffer
 
 import org.scalatest.funsuite.AnyFunSuite
 
-import sparkdrill.formats.ReaderOptions
+import sparkdrill.reader.ReaderOptions
+import sparkdrill.scan.TableScan
 
 class CsvParserSuite extends AnyFunSuite {
+  private def opts(entries: (String, String)*): ReaderOptions = TableScan.parseOptions(entries.toMap)
+
   private def records(text: String, options: (String, String)*): Seq[Seq[String]] =
     recordsOf(text.getBytes(UTF_8), options: _*)
 
   private def recordsOf(bytes: Array[Byte], options: (String, String)*): Seq[Seq[String]] = {
     val p =
-      new CsvParser(new ByteArrayInputStream(bytes), CsvSettings.from("csv", ReaderOptions(options: _*)))
+      new CsvParser(new ByteArrayInputStream(bytes), CsvSettings.from("csv", opts(options: _*)))
     val out = ArrayBuffer.empty[Seq[String]]
     while (p.next()) out += p.fields
     out.toSeq
@@ -35,7 +38,7 @@ class CsvParserSuite extends AnyFunSuite {
   ) {
     val text = "a,\"b,\nc\",d,e\nf,g,\"h\"\"i\",j,k\n"
     val p =
-      new CsvParser(new ByteArrayInputStream(text.getBytes(UTF_8)), CsvSettings.from("csv", ReaderOptions()))
+      new CsvParser(new ByteArrayInputStream(text.getBytes(UTF_8)), CsvSettings.from("csv", opts()))
     p.keep = Array(false, true, false)
     val out = ArrayBuffer.empty[(Seq[String], Long, Long)]
     while (p.next()) out += ((p.fields, p.recordLine, p.recordOffset))
@@ -49,7 +52,7 @@ class CsvParserSuite extends AnyFunSuite {
   test("a UTF-8 byte order mark is dropped, but offsets count it") {
     val bytes = Array(0xef, 0xbb, 0xbf).map(_.toByte) ++ "a,b\n1,2\n".getBytes(UTF_8)
     assert(recordsOf(bytes) == Seq(Seq("a", "b"), Seq("1", "2")))
-    val p = new CsvParser(new ByteArrayInputStream(bytes), CsvSettings.from("csv", ReaderOptions()))
+    val p = new CsvParser(new ByteArrayInputStream(bytes), CsvSettings.from("csv", opts()))
     assert(p.next() && p.recordOffset == 3L && p.next() && p.recordOffset == 7L)
   }
 
@@ -62,7 +65,7 @@ class CsvParserSuite extends AnyFunSuite {
     assert(recordsOf("a\tb\n".getBytes(UTF_8)) == Seq(Seq("a\tb")))
     val tsv = new CsvParser(
       new ByteArrayInputStream("a\tb\n".getBytes(UTF_8)),
-      CsvSettings.from("tsv", ReaderOptions())
+      CsvSettings.from("tsv", opts())
     )
     assert(tsv.next() && tsv.fields == Seq("a", "b"))
     assert(records("1;'a;b'\n", "delimiter" -> ";", "quote" -> "'") == Seq(Seq("1", "a;b")))
@@ -73,7 +76,7 @@ class CsvParserSuite extends AnyFunSuite {
   test("an unclosed quote marks the record; line numbers count quoted line ends") {
     val p = new CsvParser(
       new ByteArrayInputStream("a\n\"b\nc\nd\"\ne\n\"f".getBytes(UTF_8)),
-      CsvSettings.from("csv", ReaderOptions())
+      CsvSettings.from("csv", opts())
     )
     val lines = ArrayBuffer.empty[(Long, Boolean)]
     while (p.next()) lines += (p.recordLine -> p.unterminatedQuote)
@@ -83,7 +86,7 @@ class CsvParserSuite extends AnyFunSuite {
   test("raw records keep their quotes when asked") {
     val p = new CsvParser(
       new ByteArrayInputStream("1,\"a\"\"b\"\n".getBytes(UTF_8)),
-      CsvSettings.from("csv", ReaderOptions())
+      CsvSettings.from("csv", opts())
     )
     p.captureRaw = true
     assert(p.next() && p.rawRecord == "1,\"a\"\"b\"")
