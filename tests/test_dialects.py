@@ -1,6 +1,7 @@
 """Real-world text and JSON dialects (SPEC 2, 9.1): blanks around quotes, empty fields as null, JSON values.
 
-Every case runs under each mode: none of these inputs is malformed, so the rows are the same in all three.
+The cases run under each mode: none of their inputs is malformed, so the rows are the same in all three
+(the last test is the one broken input, per mode).
 """
 
 from __future__ import annotations
