@@ -221,7 +221,7 @@ final class TextBatchReader(negotiator: SchemaNegotiator, settings: CsvSettings)
     var bad = false
     while (i < n && i < bound) {
       val c = converters(i)
-      if (c != null && !c.write(bytes, parser.start(i), parser.fieldLength(i))) {
+      if (c != null && !c.writeField(bytes, parser.start(i), parser.fieldLength(i), parser.quoted(i))) {
         if (!conversionFailed(i)) return false
         bad = true
       }

@@ -24,6 +24,20 @@ class CsvParserSuite extends AnyFunSuite {
     out.toSeq
   }
 
+  /** Each record's fields with whether each was quoted; fails on a record with an unclosed quote. */
+  private def quoting(text: String, options: (String, String)*): Seq[Seq[(String, Boolean)]] = {
+    val p = new CsvParser(
+      new ByteArrayInputStream(text.getBytes(UTF_8)),
+      CsvSettings.from(options.toMap.getOrElse("format", "csv"), opts(options: _*))
+    )
+    val out = ArrayBuffer.empty[Seq[(String, Boolean)]]
+    while (p.next()) {
+      assert(!p.unterminatedQuote, s"malformed record at line ${p.recordLine}")
+      out += (0 until p.fieldCount).map(i => p.field(i) -> p.quoted(i))
+    }
+    out.toSeq
+  }
+
   test("fields, quotes, doubled quotes and quoted delimiters") {
     assert(records("a,\"b,c\",\"d\"\"e\"\n") == Seq(Seq("a", "b,c", "d\"e")))
   }
@@ -90,5 +104,71 @@ class CsvParserSuite extends AnyFunSuite {
     )
     p.captureRaw = true
     assert(p.next() && p.rawRecord == "1,\"a\"\"b\"")
+  }
+
+  test("spaces and tabs between a closing quote and the delimiter are dropped") {
+    assert(quoting("\"onions\"  ,\",\"\n") == Seq(Seq("onions" -> true, "," -> true)))
+    assert(
+      quoting("\"a\" \t,b,\"c\"\t ,d\n") == Seq(Seq("a" -> true, "b" -> false, "c" -> true, "d" -> false))
+    )
+  }
+
+  test("spaces and tabs between a closing quote and a line end (LF, CRLF, CR, end of input) are dropped") {
+    assert(records("\"a\" \t\nb\n") == Seq(Seq("a"), Seq("b")))
+    assert(records("x,\"a\"  \r\n\"b\"\t\r\n") == Seq(Seq("x", "a"), Seq("b")))
+    assert(records("\"a\" \rb\r") == Seq(Seq("a"), Seq("b")))
+    assert(records("x,\"a\" \t") == Seq(Seq("x", "a")))
+    assert(records("\"a\"  |b|", "lineDelimiter" -> "|") == Seq(Seq("a"), Seq("b")))
+  }
+
+  test("a quote that blanks and then other bytes follow is data, and so are the blanks") {
+    assert(quoting("\"a\" b\",c\n") == Seq(Seq("a\" b" -> true, "c" -> false)))
+    assert(quoting("\"a\"  \"\n") == Seq(Seq("a\"  " -> true)))
+  }
+
+  test("a quote after leading spaces or tabs opens a quoted field; unquoted fields keep their blanks") {
+    assert(
+      quoting("1970,  73, \"Hi, Mom!\"\n") ==
+        Seq(Seq("1970" -> false, "  73" -> false, "Hi, Mom!" -> true))
+    )
+    assert(quoting("\t \"x\ty\" ,a\n") == Seq(Seq("x\ty" -> true, "a" -> false)))
+    assert(quoting(" a ,  ,b, \n") == Seq(Seq(" a " -> false, "  " -> false, "b" -> false, " " -> false)))
+    assert(quoting(" x\"y\"\n") == Seq(Seq(" x\"y\"" -> false)))
+  }
+
+  test("header names from quotes after blanks") {
+    val header = quoting("\"Year\", \"Score\", \"Title\"\n").head
+    assert(header == Seq("Year" -> true, "Score" -> true, "Title" -> true))
+    assert(HeaderNames.clean(header.map(_._1)) == Seq("Year", "Score", "Title"))
+  }
+
+  test("a tab that is the delimiter is never a blank around quotes") {
+    assert(
+      quoting("\"a\"\t \"b\" \t\"c\"\n", "format" -> "tsv") == Seq(Seq("a" -> true, "b" -> true, "c" -> true))
+    )
+    assert(quoting("\t\"a\"\n", "format" -> "tsv") == Seq(Seq("" -> false, "a" -> true)))
+  }
+
+  test("blanks around quotes across a buffer boundary") {
+    val n = CsvParser.BufferSize
+    val long = "x" * (n - 3)
+    assert(records("\"" + long + "\"" + " " * 10 + ",y\n") == Seq(Seq(long, "y")))
+    val line = "z" * (n - 5)
+    assert(records("a," + line + "\n" + " " * 6 + "\"q\" \t\n") == Seq(Seq("a", line), Seq("q")))
+  }
+
+  test("quote=\"\" turns quoting off") {
+    assert(
+      quoting("\"a\" ,\"b,c\", \"d\"\n", "quote" -> "") ==
+        Seq(Seq("\"a\" " -> false, "\"b" -> false, "c\"" -> false, " \"d\"" -> false))
+    )
+  }
+
+  test("empty fields: quoted and unquoted are told apart") {
+    assert(
+      quoting("a,,\"\", \"\" ,\n") ==
+        Seq(Seq("a" -> false, "" -> false, "" -> true, "" -> true, "" -> false))
+    )
+    assert(quoting("\"\"\n,\"\"\n") == Seq(Seq("" -> true), Seq("" -> false, "" -> true)))
   }
 }
