@@ -1,5 +1,9 @@
 package sparkdrill.reader
 
+import org.apache.spark.sql.types.StringType
+
+import sparkdrill.loader.ColumnWriter
+
 import OptionKind._
 
 /** Options every reader shares: bad-record handling, the corrupt-record and rescued-data columns, sampling
@@ -52,6 +56,12 @@ object CommonOptions {
   def parseMode(options: ReaderOptions): ParseMode = ParseMode.named(options(Mode))
 
   def validateAll(options: ReaderOptions): Boolean = options(Validate) == "all"
+
+  /** Whether a reader converts a column's values: the query reads it, or `validate=all` judges every record
+    * by every typed column (its writer then keeps nothing).
+    */
+  def converts(writer: ColumnWriter, options: ReaderOptions): Boolean =
+    writer.isProjected || (validateAll(options) && writer.dataType != StringType)
 
   def zone(options: ReaderOptions): java.time.ZoneId =
     options.get(TimeZone).map(java.time.ZoneId.of).getOrElse(java.time.ZoneOffset.UTC)

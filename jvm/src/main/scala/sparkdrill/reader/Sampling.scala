@@ -28,6 +28,8 @@ object Sampling {
       }
   }
 
+  // Columns may arrive late (a reader adds them while it reads), so samples are kept by name and the
+  // loader's schema is read once the sample is done.
   private def typeStrings(
       plugin: FormatPlugin,
       options: ReaderOptions,
@@ -35,8 +37,7 @@ object Sampling {
       loader: ResultSetLoader,
       limit: Int
   ): StructType = {
-    val schema = loader.schema
-    val samples = Array.fill(schema.size)(ArrayBuffer.empty[String])
+    val samples = scala.collection.mutable.HashMap.empty[String, ArrayBuffer[String]]
     var rows = 0
     var more = true
     while (more && rows < limit) {
@@ -48,14 +49,15 @@ object Sampling {
         projected.fields.indices.foreach { c =>
           val v = batch.column(c)
           if (!v.isNullAt(r) && projected(c).dataType == StringType)
-            samples(schema.fieldIndex(projected(c).name)) += v.getUTF8String(r).toString
+            samples.getOrElseUpdate(projected(c).name, ArrayBuffer.empty) += v.getUTF8String(r).toString
         }
         r += 1
         rows += 1
       }
     }
-    StructType(schema.fields.zipWithIndex.map { case (f, i) =>
-      if (f.dataType == StringType) f.copy(dataType = plugin.inferType(samples(i).iterator, options)) else f
+    StructType(loader.schema.fields.map { f =>
+      if (f.dataType != StringType) f
+      else f.copy(dataType = plugin.inferType(samples.getOrElse(f.name, ArrayBuffer.empty).iterator, options))
     })
   }
 }

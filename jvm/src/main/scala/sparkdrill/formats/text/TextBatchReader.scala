@@ -126,11 +126,9 @@ final class TextBatchReader(negotiator: SchemaNegotiator, settings: CsvSettings)
     if (!settings.header && !positional) Array.empty
     else {
       val s = conversionSettings
-      val validateAll = CommonOptions.validateAll(options)
       readerSchema.fields.map { f =>
         writer.find(f.name) match {
-          case Some(w) if w.isProjected || (validateAll && w.field.dataType != StringType) =>
-            TextConverter(w, s)
+          case Some(w) if CommonOptions.converts(w, options) => TextConverter(w, s)
           case _ => null
         }
       }
