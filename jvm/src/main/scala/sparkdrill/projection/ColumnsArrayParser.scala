@@ -6,7 +6,7 @@ import org.apache.spark.sql.types.{ArrayType, StringType, StructField}
   * 4). Only active for `header=false` without a provided or defined schema; with headers, `columns` is an
   * ordinary name. The reader produces the values: this parser only types the column and checks the request.
   */
-object ColumnsArrayParser extends ColumnParser {
+private[sparkdrill] object ColumnsArrayParser extends ColumnParser {
   val Name = "columns"
 
   /** Drill's bound on `columns[n]`. */

@@ -4,9 +4,10 @@ import org.apache.spark.sql.types.{DataType, LongType, StringType, StructField, 
 import org.apache.spark.unsafe.types.UTF8String
 
 /** The file metadata columns (SPEC 3.3). File kinds are per-file constants; row kinds come from the reader. */
-sealed abstract class ImplicitKind(val defaultLabel: String, val dataType: DataType) extends Serializable
+private[sparkdrill] sealed abstract class ImplicitKind(val defaultLabel: String, val dataType: DataType)
+    extends Serializable
 
-object ImplicitKind {
+private[sparkdrill] object ImplicitKind {
   sealed abstract class FileKind(label: String, dt: DataType) extends ImplicitKind(label, dt)
   sealed abstract class RowKind(label: String) extends ImplicitKind(label, LongType)
 
@@ -36,7 +37,7 @@ object ImplicitKind {
 }
 
 /** The labels of the file columns (options `filenameLabel`, ...). `_line` and `_offset` are fixed. */
-final case class ImplicitLabels(
+private[sparkdrill] final case class ImplicitLabels(
     filename: String = ImplicitKind.FileName.defaultLabel,
     filepath: String = ImplicitKind.FilePath.defaultLabel,
     fqn: String = ImplicitKind.Fqn.defaultLabel,
@@ -61,7 +62,7 @@ final case class ImplicitLabels(
 /** Path pieces of the file columns. The local file system's `file:` scheme is dropped, others are kept
   * (SPEC 9.7).
   */
-object FilePaths {
+private[sparkdrill] object FilePaths {
   def fqn(path: String): String =
     if (path.startsWith("file:")) {
       val rest = path.stripPrefix("file:")
@@ -94,7 +95,8 @@ object FilePaths {
 /** Claims the implicit file columns by label (case-insensitive; the projected spelling names the output).
   * Only a whole-column request is claimed: `filename.a` or `filepath[0]` are data columns (Drill R45).
   */
-final case class ImplicitColumnParser(labels: ImplicitLabels = ImplicitLabels()) extends ColumnParser {
+private[sparkdrill] final case class ImplicitColumnParser(labels: ImplicitLabels = ImplicitLabels())
+    extends ColumnParser {
   def id: String = "implicit"
 
   def parse(column: RequestedColumn, context: ParseContext): Option[ParsedColumn] = column.shape match {
@@ -114,7 +116,7 @@ final case class ImplicitColumnParser(labels: ImplicitLabels = ImplicitLabels())
     ParsedColumn(StructField(name, kind.dataType, nullable = false), ParsedKind.Implicit(kind))
 }
 
-object ImplicitColumnParser {
+private[sparkdrill] object ImplicitColumnParser {
 
   /** A file column's value as a Spark internal value. */
   def fileValue(kind: ImplicitKind.FileKind, file: FileInfo): Any = kind match {

@@ -9,9 +9,9 @@ import org.apache.spark.sql.types.{DataType, StringType, StructField}
 import org.apache.spark.unsafe.types.UTF8String
 
 /** Which directory a partition column reads. */
-sealed trait PartitionKey extends Serializable
+private[sparkdrill] sealed trait PartitionKey extends Serializable
 
-object PartitionKey {
+private[sparkdrill] object PartitionKey {
 
   /** `dirN`: the Nth directory below the scan root (0 nearest the root). */
   final case class Dir(n: Int) extends PartitionKey
@@ -24,7 +24,8 @@ object PartitionKey {
   * file's depth; a shallower file's value is null. With `inWildcard=false` (option `partitionColumns=false`)
   * they are hidden columns instead.
   */
-final case class DirColumnParser(label: String = "dir", inWildcard: Boolean = true) extends ColumnParser {
+private[sparkdrill] final case class DirColumnParser(label: String = "dir", inWildcard: Boolean = true)
+    extends ColumnParser {
   def id: String = "partition"
 
   def parse(column: RequestedColumn, context: ParseContext): Option[ParsedColumn] = column.shape match {
@@ -67,7 +68,7 @@ final case class DirColumnParser(label: String = "dir", inWildcard: Boolean = tr
   * spelling, in path order), a string unless the provided schema types it. Values are unescaped as Spark does
   * (`%2F` -> `/`); `__HIVE_DEFAULT_PARTITION__` and a file without the key give null.
   */
-final case class HivePartitionParser(inWildcard: Boolean = true) extends ColumnParser {
+private[sparkdrill] final case class HivePartitionParser(inWildcard: Boolean = true) extends ColumnParser {
   def id: String = "hive"
 
   def parse(column: RequestedColumn, context: ParseContext): Option[ParsedColumn] = column.shape match {
@@ -106,7 +107,7 @@ final case class HivePartitionParser(inWildcard: Boolean = true) extends ColumnP
   }
 }
 
-object HivePartitionParser {
+private[sparkdrill] object HivePartitionParser {
   val DefaultPartition = "__HIVE_DEFAULT_PARTITION__"
 
   def split(dir: String): Option[(String, String)] = dir.indexOf('=') match {

@@ -5,10 +5,10 @@ import scala.collection.immutable.SortedSet
 /** A projection list that cannot be parsed or merged. `position` is the 0-based character offset in `list`
   * where the problem is; the message shows it 1-based with a caret under the list.
   */
-final class ProjectionException(val reason: String, val list: String, val position: Int)
+private[sparkdrill] final class ProjectionException(val reason: String, val list: String, val position: Int)
     extends IllegalArgumentException(ProjectionException.format(reason, list, position))
 
-object ProjectionException {
+private[sparkdrill] object ProjectionException {
   def format(reason: String, list: String, position: Int): String =
     s"spark-drill: bad projection list (option 'project'): $reason at position ${position + 1}\n  $list\n  " +
       (" " * position) + "^"
@@ -24,7 +24,7 @@ object ProjectionException {
   * Identifiers are letters, digits, `_` and `$`; anything else must be quoted. Whitespace is allowed around
   * items and commas. Names compare case-insensitively: `A, a` is a duplicate.
   */
-object ProjectionParser {
+private[sparkdrill] object ProjectionParser {
   def isIdentChar(c: Char): Boolean = Character.isLetterOrDigit(c) || c == '_' || c == '$'
 
   def parse(list: String): Projection = new Parser(list).parseList()

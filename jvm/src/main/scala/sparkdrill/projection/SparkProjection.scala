@@ -3,7 +3,7 @@ package sparkdrill.projection
 import org.apache.spark.sql.types.{DataType, StructField, StructType}
 
 /** Builds a [[Projection]] from the `requiredSchema` Spark hands to `pruneColumns`. */
-object SparkProjection {
+private[sparkdrill] object SparkProjection {
 
   /** Field metadata key Spark puts on a metadata (hidden) column; its value is the column's original name. */
   val MetadataColumnKey = "__metadata_col"

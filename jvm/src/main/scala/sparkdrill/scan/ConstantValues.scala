@@ -5,7 +5,7 @@ import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String
 
 /** Per-file constants into Spark's constant vectors. */
-object ConstantValues {
+private[sparkdrill] object ConstantValues {
 
   /** Sets a Spark internal value (`UTF8String`, boxed Int for dates, boxed Long micros for timestamps,
     * `Decimal`, ...) of the vector's type; null sets null.

@@ -14,7 +14,7 @@ import sparkdrill.reader.ReaderOptions
   * several paths. Names starting with `.` or `_` are skipped, as Spark and Drill do. Files come back sorted
   * by path, so every later step is deterministic.
   */
-object FileLister {
+private[sparkdrill] object FileLister {
 
   def list(
       paths: Seq[String],

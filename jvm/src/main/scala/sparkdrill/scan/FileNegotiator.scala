@@ -8,7 +8,7 @@ import sparkdrill.reader.{ErrorContext, FileInput, ReaderOptions, SchemaNegotiat
 /** The scan's side of a format reader's negotiation for one file. In execution the loader is the task's own
   * (shared by all its files); in discovery a fresh one is made from what the reader declares.
   */
-final class FileNegotiator(
+private[sparkdrill] final class FileNegotiator(
     val file: FileInput,
     displayPath: String,
     val options: ReaderOptions,

@@ -8,9 +8,9 @@ import sparkdrill.projection.{ColumnParser, ParsedColumn}
   * `suffix`), judged once per file at planning. Values are SQL's three: `Some(true)`, `Some(false)` and
   * `None` for NULL. A file is dropped only when a predicate is surely not TRUE for it.
   */
-sealed trait FilePredicate extends Serializable
+private[sparkdrill] sealed trait FilePredicate extends Serializable
 
-object FilePredicate {
+private[sparkdrill] object FilePredicate {
 
   /** A per-file string column, valued by the column parser that serves it. */
   final case class Column(parser: ColumnParser, column: ParsedColumn) {

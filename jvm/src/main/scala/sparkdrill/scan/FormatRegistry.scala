@@ -9,7 +9,7 @@ import sparkdrill.reader.FormatPlugin
 /** The formats on the classpath, found through `java.util.ServiceLoader` (each jar's
   * `META-INF/services/sparkdrill.reader.FormatPlugin`), by name and by file suffix. The scan names no format.
   */
-object FormatRegistry {
+private[sparkdrill] object FormatRegistry {
 
   /** Every format, in a stable order (by name). Two formats may not share a name or a suffix. */
   lazy val plugins: Seq[FormatPlugin] = {

@@ -17,8 +17,12 @@ import sparkdrill.reader.{BlockRange, FileInput}
 /** A file, or a byte range of it, opened through Hadoop's FileSystem; decompressed when its suffix names a
   * Hadoop codec. The decompressor goes back to Hadoop's `CodecPool` on close (it may hold native memory).
   */
-final class HadoopFileInput(val path: String, val start: Long, val end: Long, conf: Configuration)
-    extends FileInput
+private[sparkdrill] final class HadoopFileInput(
+    val path: String,
+    val start: Long,
+    val end: Long,
+    conf: Configuration
+) extends FileInput
     with AutoCloseable {
   private var raw: FSDataInputStream = _
   private var stream: InputStream = _

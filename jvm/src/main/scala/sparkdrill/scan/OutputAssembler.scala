@@ -6,7 +6,7 @@ import org.apache.spark.sql.vectorized.{ColumnVector, ColumnarBatch}
 /** Builds each output batch in Spark's column order from the loader's vectors and per-file constants. No
   * value is copied: the batch only points at vectors, and constants are set once per file.
   */
-final class OutputAssembler(spec: ScanSpec) extends AutoCloseable {
+private[sparkdrill] final class OutputAssembler(spec: ScanSpec) extends AutoCloseable {
   private val sources = spec.sources
   private val capacity = spec.loaderOptions.batchRows
   private val constants: Array[ConstantColumnVector] = sources.map {

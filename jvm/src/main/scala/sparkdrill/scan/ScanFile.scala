@@ -6,7 +6,7 @@ package sparkdrill.scan
   * @param dirs the directory names between the scan root and the file, nearest the root first
   * @param format the format plugin's name (by the `format` option or the file's suffix)
   */
-final case class ScanFile(
+private[sparkdrill] final case class ScanFile(
     path: String,
     length: Long,
     modificationTime: Long,

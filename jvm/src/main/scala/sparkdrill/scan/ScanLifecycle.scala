@@ -10,7 +10,8 @@ import sparkdrill.loader.{ResultSetLoader, ResultSetLoaders}
   * hands out batches assembled in the output order. A batch never spans two files, so per-file constants
   * stay constant. Owns every resource it opens; `close()` frees them all, once.
   */
-final class ScanLifecycle(spec: ScanSpec, tasks: Array[FileTask], conf: Configuration) extends AutoCloseable {
+private[sparkdrill] final class ScanLifecycle(spec: ScanSpec, tasks: Array[FileTask], conf: Configuration)
+    extends AutoCloseable {
   private var loader: ResultSetLoader = _
   private var assembler: OutputAssembler = _
   private var nextTask = 0

@@ -7,7 +7,7 @@ import sparkdrill.reader.OptionKind._
 /** The scan's own options (docs/options.md: files, schema, partitions, batches). With [[CommonOptions]] and
   * each registered format's options they make the one option table, [[ScanOptions.catalog]].
   */
-object ScanOptions {
+private[sparkdrill] object ScanOptions {
   val Format: OptionSpec[String] = OptionSpec.optional(
     "format",
     Text,

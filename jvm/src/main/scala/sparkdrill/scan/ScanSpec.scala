@@ -6,9 +6,9 @@ import sparkdrill.loader.{LoaderOptions, ProjectionFilter}
 import sparkdrill.reader.{ReaderOptions, RecordColumns}
 
 /** Where one output column's values come from in a task. */
-sealed trait OutputSource extends Product with Serializable
+private[sparkdrill] sealed trait OutputSource extends Product with Serializable
 
-object OutputSource {
+private[sparkdrill] object OutputSource {
 
   /** Column `index` of the loader's batch: a table column, or `_line`/`_offset`. */
   final case class Reader(index: Int) extends OutputSource
@@ -26,7 +26,7 @@ object OutputSource {
   *   slot
   * @param fills NOT NULL reader columns the file lacks: reader column index -> the value of every row
   */
-final case class FileTask(
+private[sparkdrill] final case class FileTask(
     file: ScanFile,
     start: Long,
     end: Long,
@@ -46,7 +46,7 @@ final case class FileTask(
   * @param tableSchema every table column of the scan (a value outside it has nowhere to go)
   * @param rowLimit a pushed `LIMIT`: each task stops reading once it has this many rows
   */
-final case class ScanSpec(
+private[sparkdrill] final case class ScanSpec(
     outputSchema: StructType,
     sources: Array[OutputSource],
     readerSchema: StructType,

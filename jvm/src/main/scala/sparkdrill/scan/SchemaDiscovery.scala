@@ -9,7 +9,7 @@ import sparkdrill.reader.{ReaderOptions, Sampling}
 /** The discovery pass: asks each file for its early schema (a header) or the schema of its first records,
   * through the same reader code that later reads it.
   */
-object SchemaDiscovery {
+private[sparkdrill] object SchemaDiscovery {
 
   /** Discovers many files at once: locally, or as a Spark job (the Spark adapter provides one). */
   type Many = (IndexedSeq[ScanFile], ReaderOptions, Configuration) => IndexedSeq[StructType]

@@ -7,7 +7,7 @@ import org.apache.spark.sql.types.StructType
 /** Cuts files into byte ranges and packs them into tasks the way Spark packs file splits: ranges of at most
   * `maxSplitBytes`, largest first, each task filled up to that size counting `openCostInBytes` per range.
   */
-object SplitPlanner {
+private[sparkdrill] object SplitPlanner {
 
   /** Spark's `spark.sql.files.*` settings, and the parallelism that spreads small inputs. */
   final case class Settings(maxPartitionBytes: Long, openCostInBytes: Long, minPartitions: Int)

@@ -15,7 +15,7 @@ import sparkdrill.scan.schema._
 /** A table as planned at `load()`: the listed files, what discovery found in each, and the schema the scan
   * schema tracker resolved from them. Immutable; every query on the table is planned from it by [[plan]].
   */
-final class TableScan private (
+private[sparkdrill] final class TableScan private (
     val paths: Seq[String],
     val options: ReaderOptions,
     val files: IndexedSeq[ScanFile],
@@ -131,7 +131,7 @@ final class TableScan private (
 }
 
 /** One query's plan: what every task needs, the tasks (each a few file ranges), and the files kept. */
-final case class QueryPlan(
+private[sparkdrill] final case class QueryPlan(
     spec: ScanSpec,
     tasks: Array[Array[FileTask]],
     files: IndexedSeq[ScanFile],
@@ -139,7 +139,7 @@ final case class QueryPlan(
 )
 
 /** The one planner: lists the files, runs discovery and resolves the schema with the scan schema tracker. */
-object TableScan {
+private[sparkdrill] object TableScan {
 
   /** Options as the user gave them (names as spelt), checked against the one option table. */
   def parseOptions(raw: Map[String, String]): ReaderOptions = {

@@ -11,7 +11,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap
 import sparkdrill.scan.schema.{ColumnStatus, Discovery}
 
 /** `sd.describe(spark, path, **options)`: the per-file schema report as a DataFrame. */
-object Describe {
+private[sparkdrill] object Describe {
   val schema: StructType = StructType(
     Seq("file", "column", "file_type", "table_type", "seen_in", "first_file").map(
       StructField(_, StringType, false)

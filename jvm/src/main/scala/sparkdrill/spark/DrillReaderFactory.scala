@@ -10,10 +10,11 @@ import org.apache.spark.util.SerializableConfiguration
 import sparkdrill.scan.{FileTask, ScanLifecycle, ScanSpec}
 
 /** The files of one task. Small: the schema travels once, in the reader factory. */
-final case class DrillInputPartition(index: Int, tasks: Array[FileTask]) extends InputPartition
+private[sparkdrill] final case class DrillInputPartition(index: Int, tasks: Array[FileTask])
+    extends InputPartition
 
 /** Shipped to executors: makes a columnar reader per input partition. */
-final class DrillReaderFactory(spec: ScanSpec, conf: Broadcast[SerializableConfiguration])
+private[sparkdrill] final class DrillReaderFactory(spec: ScanSpec, conf: Broadcast[SerializableConfiguration])
     extends PartitionReaderFactory {
 
   override def supportColumnarReads(partition: InputPartition): Boolean = true
@@ -31,7 +32,8 @@ final class DrillReaderFactory(spec: ScanSpec, conf: Broadcast[SerializableConfi
 }
 
 /** Spark's `DataSourceRDD` closes it on success, failure and kill: the only place memory is freed. */
-final class DrillPartitionReader(lifecycle: ScanLifecycle) extends PartitionReader[ColumnarBatch] {
+private[sparkdrill] final class DrillPartitionReader(lifecycle: ScanLifecycle)
+    extends PartitionReader[ColumnarBatch] {
   override def next(): Boolean = lifecycle.next()
   override def get(): ColumnarBatch = lifecycle.batch
   override def close(): Unit = lifecycle.close()

@@ -19,7 +19,7 @@ import org.apache.spark.util.SerializableConfiguration
 import sparkdrill.scan.{QueryPlan, TableScan}
 
 /** One query's scan as Spark sees it: the plan the scan layer made, handed over as input partitions. */
-final class DrillScan(table: TableScan, plan: QueryPlan, pushedFilters: Seq[String])
+private[sparkdrill] final class DrillScan(table: TableScan, plan: QueryPlan, pushedFilters: Seq[String])
     extends Scan
     with Batch
     with SupportsReportStatistics {

@@ -18,7 +18,7 @@ import sparkdrill.scan.FilePredicate
   * Predicates on per-file columns (`dirN`, `filename`, ...) prune whole files at planning; every predicate is
   * still handed back to Spark, which evaluates it after the scan, so pruning can never change an answer.
   */
-final class DrillScanBuilder(table: DrillTable)
+private[sparkdrill] final class DrillScanBuilder(table: DrillTable)
     extends ScanBuilder
     with SupportsPushDownRequiredColumns
     with SupportsPushDownV2Filters

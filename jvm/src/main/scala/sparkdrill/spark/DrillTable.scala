@@ -21,7 +21,10 @@ import sparkdrill.spark.python.ColumnParserRegistry
 /** A drill table over some paths. Implicit columns are metadata columns: hidden from `*`, selectable by
   * name. The table scan (listing, discovery, schema) is made once and shared by every query on the table.
   */
-final class DrillTable(val scan: TableScan) extends Table with SupportsRead with SupportsMetadataColumns {
+private[sparkdrill] final class DrillTable(val scan: TableScan)
+    extends Table
+    with SupportsRead
+    with SupportsMetadataColumns {
 
   override def name(): String = s"drill.`${scan.paths.mkString(",")}`"
 
@@ -38,7 +41,7 @@ final class DrillTable(val scan: TableScan) extends Table with SupportsRead with
   override def newScanBuilder(options: CaseInsensitiveStringMap): ScanBuilder = new DrillScanBuilder(this)
 }
 
-object DrillTable {
+private[sparkdrill] object DrillTable {
 
   def open(options: CaseInsensitiveStringMap, definedSchema: Option[StructType]): DrillTable = {
     val session = SessionContext.active

@@ -8,7 +8,7 @@ import sparkdrill.scan.ScanOptions
 /** The option table for other languages: `spark._jvm.sparkdrill.spark.OptionCatalog.json()` from Python,
   * whose typed reader is checked against it.
   */
-object OptionCatalog {
+private[sparkdrill] object OptionCatalog {
 
   /** A JSON array: per option its name, type, default (text or null), values (enumerations), aliases, doc. */
   def json(): String = {

@@ -16,7 +16,7 @@ import sparkdrill.scan.{FilePredicate, TableScan}
   * with string literals. Anything else is left alone (`None`): Spark evaluates every predicate after the scan
   * in any case.
   */
-final class PredicateTranslator(table: TableScan) {
+private[sparkdrill] final class PredicateTranslator(table: TableScan) {
   import FilePredicate._
 
   def translate(p: Predicate): Option[FilePredicate] = p match {

@@ -64,3 +64,15 @@ class OptionTableSuite extends AnyFunSuite {
     assert(OptionCatalog.distance("inferTyps", "inferTypes") == 1)
   }
 }
+
+/** docs/options.md documents every option of the table, by name. */
+class OptionDocsSuite extends AnyFunSuite {
+  test("every option and alias of the table is in docs/options.md") {
+    val docs =
+      new String(java.nio.file.Files.readAllBytes(java.nio.file.Paths.get("docs/options.md")), "UTF-8")
+    val missing = ScanOptions.catalog.options
+      .flatMap(s => s.name +: s.aliases)
+      .filterNot(n => docs.contains(s"`$n`"))
+    assert(missing.isEmpty, s"not in docs/options.md: ${missing.mkString(", ")}")
+  }
+}

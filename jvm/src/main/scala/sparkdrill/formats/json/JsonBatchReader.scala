@@ -34,7 +34,9 @@ import sparkdrill.loader.{ColumnWriter, RowWriter}
   * (PERMISSIVE), drops the record, or fails the query; broken JSON makes the record malformed, and reading
   * goes on at the next line. Keys no column has are counted as dropped, or kept in the rescued-data column.
   */
-final class JsonBatchReader(negotiator: SchemaNegotiator) extends BatchReader with SchemaSampler {
+private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
+    extends BatchReader
+    with SchemaSampler {
   private val file = negotiator.file
   private val errors = negotiator.errorContext
   private val options = negotiator.options
@@ -317,7 +319,7 @@ final class JsonBatchReader(negotiator: SchemaNegotiator) extends BatchReader wi
   def close(): Unit = parser.close()
 }
 
-object JsonBatchReader {
+private[sparkdrill] object JsonBatchReader {
 
   /** How far the reader looks for the end of a file's first top-level array of non-objects, to tell a file
     * that is one array from a stream of arrays (a longer first array is read as the file's root array).

@@ -14,7 +14,7 @@ import sparkdrill.reader.OptionKind.Bool
   * Top-level values that are not objects (`1`, `"a"`, `[1, 2]`) are records of one column, `value` (SPEC 2).
   * A file is read whole: a record may span lines, so a byte range cannot tell where one starts.
   */
-final class JsonFormat extends FormatPlugin {
+private[sparkdrill] final class JsonFormat extends FormatPlugin {
   val name: String = "json"
   val suffixes: Seq[String] = Seq("json", "jsonl", "ndjson")
   override def options: Seq[OptionSpec[_]] = JsonOptions.all
@@ -23,14 +23,14 @@ final class JsonFormat extends FormatPlugin {
   def newReader(negotiator: SchemaNegotiator): BatchReader = new JsonBatchReader(negotiator)
 }
 
-object JsonFormat {
+private[sparkdrill] object JsonFormat {
 
   /** The column of top-level values that are not objects. */
   val ValueColumn: String = "value"
 }
 
 /** The options of JSON (docs/options.md, JSON). */
-object JsonOptions {
+private[sparkdrill] object JsonOptions {
   val AllTextMode: OptionSpec[Boolean] = OptionSpec(
     "allTextMode",
     Bool,

@@ -16,7 +16,7 @@ import sparkdrill.reader.TypeLattice.{Arr, Atomic, Kind, NullOnly, Struct}
   * column. Top-level values that are not objects join into the column `value`. Columns seen only as null
   * stay `NullType`, so that another file can type them.
   */
-final class JsonSampler(numbersAsDouble: Boolean = false) {
+private[sparkdrill] final class JsonSampler(numbersAsDouble: Boolean = false) {
   private val columns = mutable.LinkedHashMap.empty[String, (String, Kind)]
 
   /** Joins the record whose START_OBJECT the parser is on; leaves the parser on its END_OBJECT. */

@@ -10,8 +10,11 @@ import org.apache.spark.sql.types._
 import sparkdrill.loader.{ColumnWriter, TupleWriter}
 
 /** A JSON value that cannot become its column's type: `path` names the column (`m.b`, `a[]`). */
-final class JsonConversionError(val path: String, val value: String, val dataType: DataType)
-    extends RuntimeException(s"cannot convert the JSON value to ${dataType.simpleString}")
+private[sparkdrill] final class JsonConversionError(
+    val path: String,
+    val value: String,
+    val dataType: DataType
+) extends RuntimeException(s"cannot convert the JSON value to ${dataType.simpleString}")
 
 /** Writes the JSON value the parser is on into a column writer of any type, with SPEC 5's conversions:
   * numbers widen (an integer into a double column), any value becomes text in a string column (objects and
@@ -19,7 +22,7 @@ final class JsonConversionError(val path: String, val value: String, val dataTyp
   * parse into typed columns, and null is null. Members the schema lacks are handed to `unknown`. Leaves the
   * parser on the value's last token.
   */
-final class JsonValueWriter(zone: ZoneId, factory: JsonFactory) {
+private[sparkdrill] final class JsonValueWriter(zone: ZoneId, factory: JsonFactory) {
 
   /** Called with a top-level key the row has no column for; the parser is on its value. */
   var unknown: (String, JsonParser) => Unit = (_, p) => p.skipChildren()

@@ -6,7 +6,7 @@ import java.io.InputStream
   * error the reader can quote the broken record and start again at the next line. Offsets count bytes of
   * the underlying stream from its start.
   */
-final class RecordTape(in: InputStream) extends InputStream {
+private[sparkdrill] final class RecordTape(in: InputStream) extends InputStream {
   private var kept = new Array[Byte](1 << 16)
   private var keptFrom = 0L // stream offset of kept(0)
   private var keptLength = 0
@@ -110,7 +110,7 @@ final class RecordTape(in: InputStream) extends InputStream {
   override def close(): Unit = in.close()
 }
 
-object RecordTape {
+private[sparkdrill] object RecordTape {
 
   /** Whether a JSON value (other than an object) can start with this byte: `[`, a string, a number, `true`,
     * `false`, `null`, `NaN`, `Infinity`.

@@ -17,7 +17,12 @@ import java.io.InputStream
   * @param startOffset byte offset of the stream's first byte in the (uncompressed) file
   * @param startLine 1-based line number of the stream's first byte
   */
-final class CsvParser(in: InputStream, settings: CsvSettings, startOffset: Long = 0L, startLine: Long = 1L) {
+private[sparkdrill] final class CsvParser(
+    in: InputStream,
+    settings: CsvSettings,
+    startOffset: Long = 0L,
+    startLine: Long = 1L
+) {
   import CsvParser._
 
   private val delimiter = settings.delimiter
@@ -361,6 +366,6 @@ final class CsvParser(in: InputStream, settings: CsvSettings, startOffset: Long 
   }
 }
 
-object CsvParser {
+private[sparkdrill] object CsvParser {
   val BufferSize: Int = 1 << 16
 }

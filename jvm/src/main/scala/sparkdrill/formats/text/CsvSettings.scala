@@ -5,7 +5,7 @@ import sparkdrill.reader.ReaderOptions
 /** How one text file is tokenised: the byte that separates fields, quotes them and escapes a quote, the
   * optional comment byte, and the record separator. `AnyLineEnd` accepts `\n`, `\r\n` and `\r`.
   */
-final case class CsvSettings(
+private[sparkdrill] final case class CsvSettings(
     delimiter: Byte,
     quote: Int,
     escape: Int,
@@ -17,7 +17,7 @@ final case class CsvSettings(
   def autoLineEnd: Boolean = lineDelimiter.isEmpty
 }
 
-object CsvSettings {
+private[sparkdrill] object CsvSettings {
   val None: Int = -1
   val AutoLineEnd: Array[Byte] = Array.emptyByteArray
 

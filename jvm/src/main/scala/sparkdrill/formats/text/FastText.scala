@@ -4,7 +4,7 @@ package sparkdrill.formats.text
   * bytes. Each parser answers exactly what the JDK would, or declines (returns false / a sentinel) so the
   * caller can ask the JDK: they only make the frequent case fast, never change an answer.
   */
-object FastText {
+private[sparkdrill] object FastText {
 
   // Powers of ten that are exact doubles.
   private val exactPowers: Array[Double] = Array.tabulate(23)(i => math.pow(10, i))

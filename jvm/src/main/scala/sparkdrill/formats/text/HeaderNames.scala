@@ -8,7 +8,7 @@ import scala.collection.mutable
   * 1-based position), and duplicates, compared case-insensitively, get `_2`, `_3`, ... Other characters are
   * kept as they are.
   */
-object HeaderNames {
+private[sparkdrill] object HeaderNames {
   def clean(raw: Seq[String]): IndexedSeq[String] = {
     val taken = mutable.HashSet.empty[String]
     raw.zipWithIndex.map { case (name, i) =>

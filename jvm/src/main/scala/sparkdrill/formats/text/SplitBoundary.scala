@@ -6,7 +6,7 @@ import java.io.InputStream
   * `offset - 1` (so a split that starts exactly on a line start keeps that line). The reader of the split
   * before checks that this guess is a true record boundary (see [[TextBatchReader]]).
   */
-object SplitBoundary {
+private[sparkdrill] object SplitBoundary {
 
   /** The guessed record start for a split starting at `offset` (> 0), reading `in` positioned at `offset - 1`;
     * the file length when no line end follows.
@@ -45,7 +45,7 @@ object SplitBoundary {
 }
 
 /** Line numbers for a split that starts inside a file: the line ends before its first record. */
-object LineCounter {
+private[sparkdrill] object LineCounter {
   def lineEndsBefore(in: InputStream, upTo: Long, settings: CsvSettings): Long = {
     val buf = new Array[Byte](1 << 16)
     var position = 0L

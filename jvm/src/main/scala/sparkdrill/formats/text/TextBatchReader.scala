@@ -14,7 +14,8 @@ import sparkdrill.loader.{ColumnWriter, RowWriter}
   * Only projected columns are converted; a record with an unclosed quote is malformed and an unconvertible
   * value is an error in its column, both handled per `mode` (SPEC 6).
   */
-final class TextBatchReader(negotiator: SchemaNegotiator, settings: CsvSettings) extends BatchReader {
+private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, settings: CsvSettings)
+    extends BatchReader {
   private val file = negotiator.file
   // A range of a bzip2 file reads its own stream: lines and offsets in it are not the file's.
   private val blocks = file.blockRange.orNull
@@ -290,7 +291,7 @@ final class TextBatchReader(negotiator: SchemaNegotiator, settings: CsvSettings)
   def close(): Unit = input.close()
 }
 
-object TextBatchReader {
+private[sparkdrill] object TextBatchReader {
   val ColumnsName = "columns"
   private val json = new com.fasterxml.jackson.databind.ObjectMapper()
 

@@ -16,7 +16,7 @@ import sparkdrill.loader.ColumnWriter
   * in a nullable column, and the default (or the type's zero) in a NOT NULL one. String columns keep their
   * text as it is, except that an empty unquoted field is null there too (SPEC 9.1).
   */
-abstract class TextConverter(val writer: ColumnWriter) {
+private[sparkdrill] abstract class TextConverter(val writer: ColumnWriter) {
 
   /** Writes `length` bytes of text as they are (a field, or a NOT NULL column's default). */
   def write(bytes: Array[Byte], start: Int, length: Int): Boolean
@@ -39,7 +39,7 @@ abstract class TextConverter(val writer: ColumnWriter) {
   }
 }
 
-object TextConverter {
+private[sparkdrill] object TextConverter {
 
   /** StructField metadata holding a NOT NULL column's default, as text the column's converter reads. */
   val DefaultKey: String = ColumnMetadata.DefaultKey

@@ -13,7 +13,8 @@ import sparkdrill.reader.{
 }
 
 /** Delimited text: csv (`,`), tsv (tab), psv (`|`); `delimiter` and friends override the defaults. */
-abstract class TextFormat(val name: String, val suffixes: Seq[String]) extends FormatPlugin {
+private[sparkdrill] abstract class TextFormat(val name: String, val suffixes: Seq[String])
+    extends FormatPlugin {
   override def options: Seq[OptionSpec[_]] = TextOptions.all
   override def prefixOptions: Seq[PrefixOptionSpec] = Seq(TextOptions.ColumnFormat)
 
@@ -34,6 +35,6 @@ abstract class TextFormat(val name: String, val suffixes: Seq[String]) extends F
     new TextBatchReader(negotiator, CsvSettings.from(name, negotiator.options))
 }
 
-final class CsvFormat extends TextFormat("csv", Seq("csv"))
-final class TsvFormat extends TextFormat("tsv", Seq("tsv"))
-final class PsvFormat extends TextFormat("psv", Seq("psv"))
+private[sparkdrill] final class CsvFormat extends TextFormat("csv", Seq("csv"))
+private[sparkdrill] final class TsvFormat extends TextFormat("tsv", Seq("tsv"))
+private[sparkdrill] final class PsvFormat extends TextFormat("psv", Seq("psv"))

@@ -4,7 +4,7 @@ import sparkdrill.reader.{OptionKind, OptionSpec, PrefixOptionSpec}
 import sparkdrill.reader.OptionKind._
 
 /** The options of delimited text (docs/options.md, Text). */
-object TextOptions {
+private[sparkdrill] object TextOptions {
   val Header: OptionSpec[Boolean] =
     OptionSpec(
       "header",

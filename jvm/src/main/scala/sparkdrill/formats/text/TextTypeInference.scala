@@ -9,7 +9,7 @@ import org.apache.spark.sql.types._
   * Booleans are only `true`/`false` here (so a column of 0s and 1s is a number); numbers with a leading zero
   * (`007`) stay strings, since they are usually codes; a column with no value at all stays a string.
   */
-object TextTypeInference {
+private[sparkdrill] object TextTypeInference {
 
   private sealed abstract class Kind(val rank: Int, val dataType: DataType)
   private case object Empty extends Kind(0, NullType) // no value seen: the schema tracker decides

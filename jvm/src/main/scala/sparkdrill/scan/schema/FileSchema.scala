@@ -5,9 +5,9 @@ import org.apache.spark.sql.types.{DataType, StructType}
 import sparkdrill.projection.FileInfo
 
 /** How a file's reader schema was found. */
-sealed trait Discovery extends Serializable
+private[sparkdrill] sealed trait Discovery extends Serializable
 
-object Discovery {
+private[sparkdrill] object Discovery {
 
   /** Types come from a sample of records (JSON; text with `inferTypes=true`). */
   case object Sampled extends Discovery
@@ -20,14 +20,14 @@ object Discovery {
   * `array<void>` for arrays seen only empty; the tracker types those (string) unless another file knows better.
   * A file with no columns at all (a zero-byte text file) contributes nothing.
   */
-final case class FileSchema(file: FileInfo, schema: StructType, discovery: Discovery) {
+private[sparkdrill] final case class FileSchema(file: FileInfo, schema: StructType, discovery: Discovery) {
   def path: String = file.path
 }
 
 /** What happened to one column of one file. */
-sealed trait ColumnStatus extends Serializable
+private[sparkdrill] sealed trait ColumnStatus extends Serializable
 
-object ColumnStatus {
+private[sparkdrill] object ColumnStatus {
 
   /** This file is the first (in path order) to bring the column. */
   case object Added extends ColumnStatus
@@ -48,9 +48,9 @@ object ColumnStatus {
   case object ByPosition extends ColumnStatus
 }
 
-sealed trait DropReason extends Serializable
+private[sparkdrill] sealed trait DropReason extends Serializable
 
-object DropReason {
+private[sparkdrill] object DropReason {
 
   /** `schemaMode=strict`: not a column of the first file. */
   case object SchemaModeStrict extends DropReason
@@ -63,7 +63,7 @@ object DropReason {
 }
 
 /** Two sightings of a column whose types differ at `path` (`m.b`, `a[]`). */
-final case class TypeConflict(
+private[sparkdrill] final case class TypeConflict(
     column: String,
     path: String,
     earlierType: DataType,
@@ -78,7 +78,7 @@ final case class TypeConflict(
 /** One row of `sd.describe`: a column as one file has it. `tableName`/`tableType` are the resulting table
   * column (None when dropped); `firstFile` is the file that first brought the column.
   */
-final case class ColumnReport(
+private[sparkdrill] final case class ColumnReport(
     name: String,
     fileType: DataType,
     status: ColumnStatus,
@@ -88,7 +88,7 @@ final case class ColumnReport(
 )
 
 /** What one file contributed: its columns, and the table columns it lacks (filled per [[Fill]]). */
-final case class FileReport(
+private[sparkdrill] final case class FileReport(
     path: String,
     discovery: Discovery,
     columns: Seq[ColumnReport],

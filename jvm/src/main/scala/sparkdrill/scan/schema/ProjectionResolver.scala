@@ -17,7 +17,7 @@ import sparkdrill.reader.RecordColumns
   * else the first parser that claims it; else a null column typed by the null-column rule (another file's
   * type, else string; a member path gives a struct of such columns).
   */
-final class ProjectionResolver private[schema] (
+private[sparkdrill] final class ProjectionResolver private[schema] (
     config: ScanConfig,
     table: MergedTable,
     parsers: Seq[ColumnParser],
@@ -261,7 +261,7 @@ final class ProjectionResolver private[schema] (
   }
 }
 
-object ProjectionResolver {
+private[sparkdrill] object ProjectionResolver {
 
   /** The type of a column no file has: string; `m.a` gives `struct<a: string>`, `c[1]` `array<string>`. */
   def nullType(shape: Shape): DataType = shape match {

@@ -9,11 +9,11 @@ import org.apache.spark.sql.catalyst.parser.CatalystSqlParser
 import org.apache.spark.sql.types.{DataType, StructField, StructType}
 
 /** What fills a column where a file (or a row) has no value. */
-sealed trait Fill extends Serializable {
+private[sparkdrill] sealed trait Fill extends Serializable {
   def literal(dataType: DataType): Literal
 }
 
-object Fill {
+private[sparkdrill] object Fill {
 
   /** A nullable column: null. */
   case object Null extends Fill {
@@ -35,7 +35,7 @@ object Fill {
 }
 
 /** One column of the provided schema. A default on a nullable column is kept here but never used. */
-final case class ProvidedColumn(field: StructField, default: Option[Literal]) {
+private[sparkdrill] final case class ProvidedColumn(field: StructField, default: Option[Literal]) {
   def fill: Fill = Fill.of(field, default)
 }
 
@@ -43,7 +43,7 @@ final case class ProvidedColumn(field: StructField, default: Option[Literal]) {
   * `StructType.fromDDL` rejects `DEFAULT`, so each column definition is split off here, the default is cut
   * out and parsed as a Spark SQL expression, and the rest goes to `fromDDL`.
   */
-final case class ProvidedSchema(columns: Seq[ProvidedColumn]) {
+private[sparkdrill] final case class ProvidedSchema(columns: Seq[ProvidedColumn]) {
   def schema: StructType = StructType(columns.map(_.field))
   def find(name: String): Option[ProvidedColumn] = columns.find(_.field.name.equalsIgnoreCase(name))
 
@@ -52,7 +52,7 @@ final case class ProvidedSchema(columns: Seq[ProvidedColumn]) {
     columns.filter(c => c.field.nullable && c.default.isDefined).map(_.field.name)
 }
 
-object ProvidedSchema {
+private[sparkdrill] object ProvidedSchema {
   def fromStructType(schema: StructType): ProvidedSchema =
     ProvidedSchema(schema.fields.toSeq.map(ProvidedColumn(_, None)))
 

@@ -7,9 +7,9 @@ import sparkdrill.loader.ProjectionFilter
 import sparkdrill.projection.{ColumnParser, ImplicitKind, ParsedColumn, PartitionKey}
 
 /** Where an output column's values come from. */
-sealed trait ColumnSource extends Serializable
+private[sparkdrill] sealed trait ColumnSource extends Serializable
 
-object ColumnSource {
+private[sparkdrill] object ColumnSource {
 
   /** Column `readerIndex` of the [[ReaderInput]]: the reader's, or a per-file fill where a file lacks it. */
   final case class TableColumn(readerIndex: Int) extends ColumnSource
@@ -31,7 +31,7 @@ object ColumnSource {
 }
 
 /** One column of the scan's output, in output order. */
-final case class OutputColumn(field: StructField, source: ColumnSource) {
+private[sparkdrill] final case class OutputColumn(field: StructField, source: ColumnSource) {
   def name: String = field.name
 
   /** Whether the value is the same for every row of a file (computed on the driver). */
@@ -45,7 +45,7 @@ final case class OutputColumn(field: StructField, source: ColumnSource) {
 /** A column every reader must produce. `position` binds it to a field of headerless text; `indexes` are the
   * only array elements the query reads (`columns[2]`).
   */
-final case class ReaderColumn(
+private[sparkdrill] final case class ReaderColumn(
     field: StructField,
     fill: Fill,
     position: Option[Int],
@@ -57,13 +57,17 @@ final case class ReaderColumn(
   * partition columns, with types, nullability and fills; plus the loader's projection filter. Plain data,
   * serializable, the same for every file.
   */
-final case class ReaderInput(columns: Seq[ReaderColumn], filter: ProjectionFilter, byPosition: Boolean) {
+private[sparkdrill] final case class ReaderInput(
+    columns: Seq[ReaderColumn],
+    filter: ProjectionFilter,
+    byPosition: Boolean
+) {
   def schema: StructType = StructType(columns.map(_.field))
   def isEmpty: Boolean = columns.isEmpty
 }
 
 /** A reader column the file does not have, and the value that fills it for every row of the file. */
-final case class MissingColumn(readerIndex: Int, field: StructField, value: Literal)
+private[sparkdrill] final case class MissingColumn(readerIndex: Int, field: StructField, value: Literal)
 
 /** The result of resolving a scan's files against its options.
   *
@@ -78,7 +82,7 @@ final case class MissingColumn(readerIndex: Int, field: StructField, value: Lite
   * @param warnings
   *   everything dropped, widened or shadowed, for the log
   */
-final case class ResolvedSchema(
+private[sparkdrill] final case class ResolvedSchema(
     table: MergedTable,
     output: Seq[OutputColumn],
     metadataColumns: Seq[StructField],

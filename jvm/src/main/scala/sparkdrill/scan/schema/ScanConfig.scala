@@ -9,9 +9,9 @@ import sparkdrill.reader.{CommonOptions, ReaderOptions}
 import sparkdrill.scan.ScanOptions
 
 /** Option `schemaMode` (SPEC 5). */
-sealed trait SchemaMode extends Serializable
+private[sparkdrill] sealed trait SchemaMode extends Serializable
 
-object SchemaMode {
+private[sparkdrill] object SchemaMode {
 
   /** The union of all files' columns (default). */
   case object Evolve extends SchemaMode
@@ -32,9 +32,9 @@ object SchemaMode {
 }
 
 /** Option `typeConflict`: widen along SPEC 5's lattice (default), or fail naming column, types and files. */
-sealed trait TypeConflictMode extends Serializable
+private[sparkdrill] sealed trait TypeConflictMode extends Serializable
 
-object TypeConflictMode {
+private[sparkdrill] object TypeConflictMode {
   case object Widen extends TypeConflictMode
   case object Fail extends TypeConflictMode
 
@@ -47,9 +47,9 @@ object TypeConflictMode {
 }
 
 /** Option `partitionStyle`: `dirN` columns (default) or hive `key=value` directories. */
-sealed trait PartitionStyle extends Serializable
+private[sparkdrill] sealed trait PartitionStyle extends Serializable
 
-object PartitionStyle {
+private[sparkdrill] object PartitionStyle {
   case object Dirs extends PartitionStyle
   case object Hive extends PartitionStyle
 
@@ -68,7 +68,7 @@ object PartitionStyle {
   * @param extraColumns string columns the readers fill themselves (the corrupt-record and rescued-data
   *   columns), added after the data columns unless a defined schema names them
   */
-final case class ScanConfig(
+private[sparkdrill] final case class ScanConfig(
     schemaMode: SchemaMode = SchemaMode.Evolve,
     typeConflict: TypeConflictMode = TypeConflictMode.Widen,
     providedSchema: Option[ProvidedSchema] = None,
@@ -90,7 +90,7 @@ final case class ScanConfig(
   def columnsArray: Boolean = byPosition && definedSchema.isEmpty && providedSchema.isEmpty
 }
 
-object ScanConfig {
+private[sparkdrill] object ScanConfig {
 
   /** Reads the SPEC options. `definedSchema` is Spark's user schema, `parsers` any extra (Python) column
     * parsers, asked after the built-in ones; `byPosition` whether the files bind columns by position (their

@@ -8,7 +8,7 @@ import sparkdrill.projection.{ColumnParser, FileInfo, ParsedColumn}
   * and, per file, missing columns and constants. Lives on the driver (it holds the column parsers); the scan
   * ships what executors need in its `ScanSpec` and `FileTask`s.
   */
-final class ScanPlan private[schema] (
+private[sparkdrill] final class ScanPlan private[schema] (
     val output: Seq[OutputColumn],
     val readerInput: ReaderInput,
     val warnings: Seq[String],

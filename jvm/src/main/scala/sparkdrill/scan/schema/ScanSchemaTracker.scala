@@ -6,7 +6,7 @@ import sparkdrill.projection._
   * projection, the provided and defined schemas and the column parsers. Pure: the same inputs in any order
   * give the same result, since files are taken in path order and the type union is order-free.
   */
-object ScanSchemaTracker {
+private[sparkdrill] object ScanSchemaTracker {
 
   /** @param projection
     *   the scan's own projection: the `project` option parsed, else [[Projection.wildcard]]

@@ -4,4 +4,5 @@ package sparkdrill.scan.schema
   * differs under `schemaMode=fail`, a projection the table cannot serve, a bad provided schema. The message
   * names the column(s), file(s) and the option that changes the outcome.
   */
-final class SchemaException(message: String) extends IllegalArgumentException(s"spark-drill: $message")
+private[sparkdrill] final class SchemaException(message: String)
+    extends IllegalArgumentException(s"spark-drill: $message")

@@ -10,9 +10,9 @@ import sparkdrill.reader.TypeLattice
 import sparkdrill.reader.TypeLattice.Kind
 
 /** Where a table column comes from. */
-sealed trait ColumnOrigin extends Serializable
+private[sparkdrill] sealed trait ColumnOrigin extends Serializable
 
-object ColumnOrigin {
+private[sparkdrill] object ColumnOrigin {
   case object Provided extends ColumnOrigin
   case object Defined extends ColumnOrigin
 
@@ -24,7 +24,7 @@ object ColumnOrigin {
 /** One column of the merged table: what every reader must produce for it, and how to fill it where a file
   * lacks it. `position` is the field index for headerless text bound by position.
   */
-final case class ScanColumn(
+private[sparkdrill] final case class ScanColumn(
     name: String,
     dataType: DataType,
     nullable: Boolean,
@@ -42,7 +42,7 @@ final case class ScanColumn(
 }
 
 /** The table columns of the whole scan (projection aside), with per-file reports. */
-final case class MergedTable(
+private[sparkdrill] final case class MergedTable(
     columns: Vector[ScanColumn],
     reports: Seq[FileReport],
     warnings: Seq[String],
@@ -56,7 +56,7 @@ final case class MergedTable(
 /** Unions the reader schemas of the files (already in path order) under the schema mode, the type conflict
   * rule, the provided schema and the defined schema (SPEC 5).
   */
-object TableMerger {
+private[sparkdrill] object TableMerger {
   private def lower(s: String): String = s.toLowerCase(Locale.ROOT)
 
   private sealed trait Entry

@@ -9,7 +9,7 @@ import sparkdrill.projection.ColumnParser
 /** The column parsers registered for each Spark session (driver only). Tables opened in a session ask its
   * parsers, in the order they were registered; a table keeps the parsers it was opened with.
   */
-object ColumnParserRegistry {
+private[sparkdrill] object ColumnParserRegistry {
   // Weak keys: a stopped, unreferenced session takes its parsers with it.
   private val bySession =
     Collections.synchronizedMap(new WeakHashMap[SparkSession, Vector[ColumnParser]]())

@@ -25,8 +25,10 @@ import sparkdrill.projection.{
   */
 private object NullValue
 
-final class PythonParserAdapter(@transient private val proxy: PythonColumnParser, timeZone: String)
-    extends ColumnParser {
+private[sparkdrill] final class PythonParserAdapter(
+    @transient private val proxy: PythonColumnParser,
+    timeZone: String
+) extends ColumnParser {
   private val mapper = new ObjectMapper()
 
   val id: String = proxy.id()
