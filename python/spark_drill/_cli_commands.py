@@ -40,9 +40,7 @@ def run(args: argparse.Namespace, spark: SparkSession, opts: Mapping[str, str]) 
     elif args.command == "describe":
         render(describe(spark, args.path, options=opts), args.output, None)
     elif args.command == "sql":
-        # A new session reads these before the catalog first loads; a running one may already have it.
-        for key, value in catalog_conf(opts).items():
-            spark.conf.set(key, value)
+        # The options reached the `drill` catalog as settings of the new session (catalog_conf).
         render(spark.sql(args.query), args.output, args.rows)
     elif args.command == "convert":
         convert(read(spark, args.path, options=opts), args.out, args.to, args.partition_by, args.mode)

@@ -209,6 +209,8 @@ def main(argv: list[str] | None = None, *, spark: SparkSession | None = None) ->
         sub.error(str(e))
     if args.command == "sql":
         args.query = _query(args, sub)
+        if opts and spark is not None:
+            sub.error("-o options reach drill.`PATH` through the catalog a new session starts with")
     if args.command in ("show", "sql") and args.rows is None and args.output == "table":
         args.rows = 50
     own = spark is None
