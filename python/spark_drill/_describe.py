@@ -115,14 +115,14 @@ def describe(
     >>> import spark_drill as sd
     >>> report = sd.describe(spark, "samples/logs", header=True)
     >>> rows = report.where("column = 'duration_ms'").collect()
-    >>> [(r.file.split("samples/logs/")[1], r.file_type, r.table_type, r.seen_in) for r in rows]
+    >>> [(r.file.split("samples/logs/")[-1], r.file_type, r.table_type, r.seen_in) for r in rows]
     [('2024/02/events.csv', 'string', 'string', 'header')]
 
     With `infer_types`, each file's sample types its columns:
 
     >>> typed = sd.describe(spark, "samples/logs", header=True, infer_types=True)
     >>> ids = typed.where("column = 'id'").orderBy("file").collect()
-    >>> [(r.file.split("logs/")[1], r.file_type, r.seen_in) for r in ids]  # doctest: +NORMALIZE_WHITESPACE
+    >>> [(r.file.split("logs/")[-1], r.file_type, r.seen_in) for r in ids]  # doctest: +NORMALIZE_WHITESPACE
     [('2024/01/events.csv', 'int', 'sample'), ('2024/02/events.csv', 'int', 'sample'),
      ('2025/events.csv', 'int', 'sample'), ('events.csv', 'int', 'sample')]
     """
