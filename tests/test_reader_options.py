@@ -440,12 +440,12 @@ def test_batch_rows_batch_bytes_and_memory_mode_give_the_same_rows(
     write_files(tmp_path, {"a.csv": "id,text\n" + "".join(f"{i},{'v' * 40}{i}\n" for i in range(10))})
     default = sd.read(spark, tmp_path, header=True)
     expected = rows(default)
-    assert scan_metrics(default)["batches"] == 1
+    batches = scan_metrics(default)["batches"]
     for keywords in ({"batch_rows": 3}, {"batch_bytes": 128}, {"memory_mode": "onHeap"}):
         df = sd.read(spark, tmp_path, header=True, **keywords)  # type: ignore[arg-type]
         assert rows(df) == expected, keywords
         if "memory_mode" not in keywords:
-            assert scan_metrics(df)["batches"] > 1, keywords
+            assert scan_metrics(df)["batches"] > batches, keywords
 
 
 def test_json_all_text_mode_and_numbers_as_double(spark: SparkSession, tmp_path: Path) -> None:
