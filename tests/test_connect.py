@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -68,9 +69,43 @@ except RuntimeError as e:
 from py4j import java_gateway
 
 seen["py4j_hook"] = bool(getattr(java_gateway.get_return_value, "__spark_drill__", False))
+print("SEEN " + json.dumps(seen), flush=True)
 spark.stop()
-print("SEEN " + json.dumps(seen))
 """
+
+
+# No server at all: a Connect session only sends a plan when asked for a schema or rows, so this shows that
+# sd.read builds one from options alone, without Py4J.
+PLAN_ONLY = r"""
+import os
+
+from pyspark.sql.connect.session import SparkSession
+
+import spark_drill as sd
+from py4j import java_gateway
+
+spark = SparkSession.builder.remote("sc://127.0.0.1:9").getOrCreate()
+df = sd.read(spark, "data", header=True, mode="failfast", options={"fs.s3a.endpoint": "http://127.0.0.1:9000"})
+print(type(df).__module__)
+print(df._plan.print().strip())
+print("py4j hook", bool(getattr(java_gateway.get_return_value, "__spark_drill__", False)), flush=True)
+os._exit(0)  # without a server, the client's exit would retry releasing its session
+"""
+
+
+def test_sd_read_only_builds_a_plan_under_connect(tmp_path: Path) -> None:
+    script = tmp_path / "plan_only.py"
+    script.write_text(PLAN_ONLY)
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = done.stdout.splitlines()
+    assert lines[0] == "pyspark.sql.connect.dataframe"
+    assert "format='drill'" in lines[1] and "paths='['data']'" in lines[1]
+    assert "'header': 'true'" in lines[1] and "'mode': 'FAILFAST'" in lines[1]
+    assert "'fs.s3a.endpoint': 'http://127.0.0.1:9000'" in lines[1]
+    assert lines[2] == "py4j hook False"
 
 
 @pytest.fixture(scope="module")
