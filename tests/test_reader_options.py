@@ -467,3 +467,16 @@ def test_hadoop_settings_reach_the_file_system(spark: SparkSession, tmp_path: Pa
     assert rows(sd.read(spark, tmp_path, header=True, options={"fs.file.impl.disable.cache": "true"})) == [
         ("1",)
     ]
+
+
+def test_every_option_is_exercised_through_spark_above() -> None:
+    source = Path(__file__).read_text(encoding="utf-8")
+    through_spark = source[
+        source.index("# --- through Spark") : source.index("def test_every_option_is_exercised")
+    ]
+    missing = [
+        o.snake
+        for o in OPTIONS
+        if f"{o.snake}=" not in through_spark and f'"{o.snake}":' not in through_spark
+    ]
+    assert missing == []
