@@ -60,6 +60,12 @@ def test_other_usage_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
     assert "expected a number of rows" in usage_error(["show", "x", "--rows", "-1"], capsys)
 
 
+def test_the_quiet_logging_file_ships_with_the_package() -> None:
+    text = cli.QUIET_LOG4J.read_text(encoding="utf-8")
+    assert "rootLogger.level = off" in text
+    assert "org.apache.spark.api.python.PythonGatewayServer" in text
+
+
 def test_the_first_form_of_the_command_is_show() -> None:
     assert cli._legacy(["samples/logs", "--option", "header=true"]) == [
         "show",
