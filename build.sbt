@@ -47,7 +47,9 @@ lazy val root = (project in file("."))
     Test / resourceDirectory := baseDirectory.value / "jvm" / "src" / "test" / "resources",
     libraryDependencies ++= Seq(
       "org.apache.spark" %% "spark-sql" % Versions.spark % Provided,
-      "org.scalatest" %% "scalatest" % Versions.scalatest % Test
+      "org.scalatest" %% "scalatest" % Versions.scalatest % Test,
+      // Reads the compiled classes to hold the layers of docs/architecture.md (LayeringSuite).
+      "com.tngtech.archunit" % "archunit" % Versions.archunit % Test
     ),
     compilerOptions,
     Compile / console / scalacOptions ~= (_.filterNot(_.startsWith("-W"))),

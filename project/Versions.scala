@@ -5,4 +5,5 @@ object Versions {
   val spark = sys.props.getOrElse("spark.version", "4.0.0")
   val scala = "2.13.16"
   val scalatest = "3.2.19"
+  val archunit = "1.5.0"
 }

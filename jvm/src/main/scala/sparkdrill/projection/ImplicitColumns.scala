@@ -58,23 +58,6 @@ final case class ImplicitLabels(
   def all: Seq[(String, ImplicitKind)] = ImplicitKind.all.map(k => label(k) -> k)
 }
 
-object ImplicitLabels {
-
-  /** The labels the read options give (`filenameLabel`, `filepathLabel`, `fqnLabel`, `suffixLabel`,
-    * `lmtLabel`), the defaults otherwise.
-    */
-  def fromOptions(option: String => Option[String]): ImplicitLabels = {
-    val d = ImplicitLabels()
-    ImplicitLabels(
-      filename = option("filenameLabel").getOrElse(d.filename),
-      filepath = option("filepathLabel").getOrElse(d.filepath),
-      fqn = option("fqnLabel").getOrElse(d.fqn),
-      suffix = option("suffixLabel").getOrElse(d.suffix),
-      lmt = option("lmtLabel").getOrElse(d.lmt)
-    )
-  }
-}
-
 /** Path pieces of the file columns. The local file system's `file:` scheme is dropped, others are kept
   * (SPEC 9.7).
   */

@@ -8,7 +8,7 @@ import scala.collection.mutable.ArrayBuffer
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileStatus, GlobFilter, Path}
 
-import sparkdrill.formats.ReaderOptions
+import sparkdrill.reader.ReaderOptions
 
 /** Lists the files of a scan through Hadoop's FileSystem: files, directories (recursively), globs and
   * several paths. Names starting with `.` or `_` are skipped, as Spark and Drill do. Files come back sorted
@@ -22,11 +22,11 @@ object FileLister {
       options: ReaderOptions,
       zone: ZoneId
   ): IndexedSeq[ScanFile] = {
-    val formatOption = options.get("format")
-    val nameFilter = options.get("pathGlobFilter").map(new GlobFilter(_))
-    val modifiedBefore = options.get("modifiedBefore").map(timeOption("modifiedBefore", _, zone))
-    val modifiedAfter = options.get("modifiedAfter").map(timeOption("modifiedAfter", _, zone))
-    val ignoreMissing = options.boolean("ignoreMissingFiles", default = false)
+    val formatOption = options.get(ScanOptions.Format)
+    val nameFilter = options.get(ScanOptions.PathGlobFilter).map(new GlobFilter(_))
+    val modifiedBefore = options.get(ScanOptions.ModifiedBefore).map(timeOption("modifiedBefore", _, zone))
+    val modifiedAfter = options.get(ScanOptions.ModifiedAfter).map(timeOption("modifiedAfter", _, zone))
+    val ignoreMissing = options(ScanOptions.IgnoreMissingFiles)
     val found = ArrayBuffer.empty[ScanFile]
 
     def accept(status: FileStatus, root: Path): Unit = {

@@ -2,8 +2,8 @@ package sparkdrill.scan
 
 import org.apache.spark.sql.types.StructType
 
-import sparkdrill.formats.{ErrorContext, FileInput, ReaderOptions, SchemaNegotiator}
 import sparkdrill.loader.{ProjectionFilter, ResultSetLoader}
+import sparkdrill.reader.{ErrorContext, FileInput, ReaderOptions, SchemaNegotiator}
 
 /** The scan's side of a format reader's negotiation for one file. In execution the loader is the task's own
   * (shared by all its files); in discovery a fresh one is made from what the reader declares.
@@ -17,13 +17,18 @@ final class FileNegotiator(
     val projection: ProjectionFilter,
     val headerOnly: Boolean,
     makeLoader: StructType => ResultSetLoader,
-    override val tableSchema: Option[StructType] = None
+    override val tableSchema: Option[StructType] = None,
+    override val byPosition: Boolean = false,
+    elements: Map[String, Seq[Int]] = Map.empty
 ) extends SchemaNegotiator {
   private var loader: ResultSetLoader = _
   private var declared: StructType = _
   var dropped: Long = 0L
 
   val errorContext: ErrorContext = ErrorContext(displayPath)
+
+  override def requestedElements(column: String): Option[Seq[Int]] =
+    elements.find(_._1.equalsIgnoreCase(column)).map(_._2)
 
   def build(readerSchema: StructType): ResultSetLoader = {
     require(loader == null, s"the loader for ${file.path} was already built")

@@ -2,27 +2,19 @@ package sparkdrill.scan
 
 import org.apache.spark.unsafe.types.UTF8String
 
-import sparkdrill.projection.ImplicitKind
+import sparkdrill.projection.{ColumnParser, ParsedColumn}
 
-/** A predicate over per-file constant columns (`dirN`, `filename`, `filepath`, `fqn`, `suffix`), judged once
-  * per file at planning. Values are SQL's three: `Some(true)`, `Some(false)` and `None` for NULL. A file is
-  * dropped only when a predicate is surely not TRUE for it.
+/** A predicate over per-file constant string columns (`dirN`, hive keys, `filename`, `filepath`, `fqn`,
+  * `suffix`), judged once per file at planning. Values are SQL's three: `Some(true)`, `Some(false)` and
+  * `None` for NULL. A file is dropped only when a predicate is surely not TRUE for it.
   */
 sealed trait FilePredicate extends Serializable
 
 object FilePredicate {
 
-  /** A constant column of a file: its value for that file, or null. */
-  sealed trait Column extends Serializable { def valueOf(file: ScanFile): UTF8String }
-  final case class DirColumn(depth: Int) extends Column {
-    def valueOf(file: ScanFile): UTF8String =
-      if (depth < file.dirs.length) UTF8String.fromString(file.dirs(depth)) else null
-  }
-  final case class HiveColumn(key: String) extends Column {
-    def valueOf(file: ScanFile): UTF8String = Option(file.hiveValue(key)).map(UTF8String.fromString).orNull
-  }
-  final case class FileColumn(kind: ImplicitKind.FileKind) extends Column {
-    def valueOf(file: ScanFile): UTF8String = file.fileColumnValue(kind).asInstanceOf[UTF8String]
+  /** A per-file string column, valued by the column parser that serves it. */
+  final case class Column(parser: ColumnParser, column: ParsedColumn) {
+    def valueOf(file: ScanFile): UTF8String = parser.value(column, file.info).asInstanceOf[UTF8String]
   }
 
   final case class Compare(op: String, column: Column, literal: UTF8String) extends FilePredicate

@@ -1,26 +1,49 @@
 package sparkdrill.scan
 
-import java.util.Locale
+import java.util.{Locale, ServiceLoader}
 
-import sparkdrill.formats.FormatPlugin
-import sparkdrill.formats.json.JsonFormat
-import sparkdrill.formats.text.TextFormat
+import scala.jdk.CollectionConverters._
 
-/** The formats spark-drill reads, by name and by file suffix. A new format registers here. */
+import sparkdrill.reader.FormatPlugin
+
+/** The formats on the classpath, found through `java.util.ServiceLoader` (each jar's
+  * `META-INF/services/sparkdrill.reader.FormatPlugin`), by name and by file suffix. The scan names no format.
+  */
 object FormatRegistry {
-  val plugins: Seq[FormatPlugin] = TextFormat.all :+ JsonFormat
+
+  /** Every format, in a stable order (by name). Two formats may not share a name or a suffix. */
+  lazy val plugins: Seq[FormatPlugin] = {
+    val found = ServiceLoader.load(classOf[FormatPlugin], getClass.getClassLoader).asScala.toSeq
+    val byName = found.groupBy(_.name.toLowerCase(Locale.ROOT)).map { case (n, ps) =>
+      if (ps.map(_.getClass).distinct.size > 1)
+        throw new IllegalStateException(
+          s"spark-drill: two formats are named '$n': ${ps.map(_.getClass.getName).distinct.mkString(", ")}"
+        )
+      n -> ps.head
+    }
+    val ordered = byName.values.toSeq.sortBy(_.name)
+    ordered.flatMap(p => p.suffixes.map(_ -> p)).groupBy(_._1).foreach { case (suffix, ps) =>
+      if (ps.size > 1)
+        throw new IllegalStateException(
+          s"spark-drill: formats ${ps.map(_._2.name).mkString(", ")} all claim the suffix .$suffix"
+        )
+    }
+    ordered
+  }
 
   /** Hadoop codec suffixes that may follow a format suffix (`a.csv.gz`). */
   val compressionSuffixes: Set[String] = Set("gz", "bz2", "deflate", "zst", "lz4", "snappy")
 
-  private val byName: Map[String, FormatPlugin] = plugins.map(p => p.name -> p).toMap
-  private val bySuffix: Map[String, FormatPlugin] = plugins.flatMap(p => p.suffixes.map(_ -> p)).toMap
+  private lazy val byName: Map[String, FormatPlugin] =
+    plugins.map(p => p.name.toLowerCase(Locale.ROOT) -> p).toMap
+  private lazy val bySuffix: Map[String, FormatPlugin] = plugins.flatMap(p => p.suffixes.map(_ -> p)).toMap
 
   def named(name: String): FormatPlugin =
     byName.getOrElse(
       name.toLowerCase(Locale.ROOT),
       throw new IllegalArgumentException(
-        s"unknown format '$name' (option 'format'); known formats: ${byName.keys.toSeq.sorted.mkString(", ")}"
+        s"spark-drill: unknown format '$name' (option 'format'); known formats: " +
+          byName.keys.toSeq.sorted.mkString(", ")
       )
     )
 

@@ -12,7 +12,7 @@ import org.apache.hadoop.io.compress.{
   SplittableCompressionCodec
 }
 
-import sparkdrill.formats.{BlockRange, FileInput}
+import sparkdrill.reader.{BlockRange, FileInput}
 
 /** A file, or a byte range of it, opened through Hadoop's FileSystem; decompressed when its suffix names a
   * Hadoop codec. The decompressor goes back to Hadoop's `CodecPool` on close (it may hold native memory).

@@ -3,15 +3,14 @@ package sparkdrill.scan
 import org.apache.hadoop.conf.Configuration
 import org.apache.spark.sql.vectorized.ColumnarBatch
 
-import sparkdrill.formats.{BatchReader, ReaderOptions, ScanException}
-import sparkdrill.loader.{ProjectionFilter, ResultSetLoader, ResultSetLoaders}
+import sparkdrill.reader.{BatchReader, ScanException}
+import sparkdrill.loader.{ResultSetLoader, ResultSetLoaders}
 
 /** Reads the files of one task in turn: opens each file's reader with a negotiator, drives the loader, and
   * hands out batches assembled in the output order. A batch never spans two files, so per-file constants
   * stay constant. Owns every resource it opens; `close()` frees them all, once.
   */
 final class ScanLifecycle(spec: ScanSpec, tasks: Array[FileTask], conf: Configuration) extends AutoCloseable {
-  private val options = new ReaderOptions(spec.options)
   private var loader: ResultSetLoader = _
   private var assembler: OutputAssembler = _
   private var nextTask = 0
@@ -29,7 +28,7 @@ final class ScanLifecycle(spec: ScanSpec, tasks: Array[FileTask], conf: Configur
   var bytesRead: Long = 0L
 
   try {
-    loader = ResultSetLoaders.create(spec.loaderOptions, spec.readerSchema, spec.loaderProjection)
+    loader = ResultSetLoaders.create(spec.loaderOptions, spec.readerSchema, spec.projection)
     assembler = new OutputAssembler(spec)
   } catch { case e: Throwable => close(); throw e }
 
@@ -67,13 +66,15 @@ final class ScanLifecycle(spec: ScanSpec, tasks: Array[FileTask], conf: Configur
     negotiator = new FileNegotiator(
       input,
       file.displayPath,
-      options,
+      spec.options,
       definedSchema = Some(spec.readerSchema),
       fileSchema = task.fileSchema.orElse(spec.positionalSchema),
-      projection = ProjectionFilter.All,
+      projection = spec.projection,
       headerOnly = false,
       makeLoader = _ => loader,
-      tableSchema = Some(spec.tableSchema)
+      tableSchema = Some(spec.tableSchema),
+      byPosition = spec.positionalSchema.isDefined,
+      elements = spec.requestedElements
     )
     try reader = FormatRegistry.named(file.format).newReader(negotiator)
     catch {

@@ -1,89 +1,65 @@
 package sparkdrill.scan
 
-import java.util.Locale
-
 import org.apache.spark.sql.types.{DataType, StructType}
 
 import sparkdrill.loader.{LoaderOptions, ProjectionFilter}
-import sparkdrill.projection.ImplicitKind
+import sparkdrill.reader.{ReaderOptions, RecordColumns}
 
-/** Where one output column's values come from. */
-sealed trait ColumnSource extends Product with Serializable
+/** Where one output column's values come from in a task. */
+sealed trait OutputSource extends Product with Serializable
 
-object ColumnSource {
+object OutputSource {
 
-  /** Column `index` of the loader's batch (a table column, or a per-record implicit one). */
-  final case class Loader(index: Int) extends ColumnSource
+  /** Column `index` of the loader's batch: a table column, or `_line`/`_offset`. */
+  final case class Reader(index: Int) extends OutputSource
 
-  /** A per-file constant: file name, path, suffix, modification time. */
-  final case class FileConstant(kind: ImplicitKind.FileKind) extends ColumnSource
-
-  /** `dirN`: the N-th directory below the scan root, null for shallower files. */
-  final case class Partition(depth: Int) extends ColumnSource
-
-  /** A hive-style partition column: the value of `key=value` in the file's directories, null if none. */
-  final case class Hive(key: String) extends ColumnSource
-
-  /** A column no file can fill: null of its type. */
-  final case class Null(dataType: DataType) extends ColumnSource
-
-  /** A column parser's per-file value (a Python parser's, say): slot `slot` of [[FileTask.parsedValues]],
-    * computed on the driver.
+  /** A per-file constant (a file column, `dirN`, a hive key, a column parser's value): slot `slot` of
+    * [[FileTask.constants]], computed on the driver.
     */
-  final case class Parsed(slot: Int, name: String, dataType: DataType) extends ColumnSource
+  final case class Constant(slot: Int, dataType: DataType) extends OutputSource
 }
 
-/** A byte range of one file for one task. `fileSchema` is the file's header schema, carried only for splits
-  * that start past the header; `missingRequired` are the output columns (NOT NULL ones) the file lacks;
-  * `parsedValues` are the file's column-parser values (Spark internal values), one per
-  * [[ScanSpec.parsedColumns]] entry.
+/** A byte range of one file for one task, with what the driver computed for the file.
+  *
+  * @param fileSchema the file's header schema, carried only for splits that start past the header
+  * @param constants the file's per-file constant values (Spark internal values), by [[OutputSource.Constant]]
+  *   slot
+  * @param fills NOT NULL reader columns the file lacks: reader column index -> the value of every row
   */
 final case class FileTask(
     file: ScanFile,
     start: Long,
     end: Long,
     fileSchema: Option[StructType],
-    missingRequired: Seq[Int] = Nil,
-    parsedValues: IndexedSeq[Any] = IndexedSeq.empty
+    constants: IndexedSeq[Any] = IndexedSeq.empty,
+    fills: Map[Int, Any] = Map.empty
 )
 
-/** Everything an executor needs to read: plain, serializable data.
+/** Everything an executor needs to read, the same for every task: plain, serializable data.
   *
   * @param outputSchema the columns Spark asked for, in its order
   * @param sources one per output column
-  * @param readerSchema the columns every reader writes into the loader, with their types
+  * @param readerSchema the loader's columns, which every reader writes
+  * @param projection the loader's projection filter (columns after the projected ones are only validated)
+  * @param requestedElements array columns of which only some elements are read (`columns[2]`)
+  * @param positionalSchema the table columns in field order, when files bind them by position
+  * @param tableSchema every table column of the scan (a value outside it has nowhere to go)
   * @param rowLimit a pushed `LIMIT`: each task stops reading once it has this many rows
   */
 final case class ScanSpec(
     outputSchema: StructType,
-    sources: Array[ColumnSource],
+    sources: Array[OutputSource],
     readerSchema: StructType,
-    options: Map[String, String],
+    projection: ProjectionFilter,
+    requestedElements: Map[String, Seq[Int]],
+    options: ReaderOptions,
     loaderOptions: LoaderOptions,
-    rowLimit: Long = Long.MaxValue,
-    positionalSchema: Option[StructType] = None,
-    projectedColumns: Int = Int.MaxValue,
-    tableSchema: StructType = new StructType()
+    positionalSchema: Option[StructType],
+    tableSchema: StructType,
+    rowLimit: Long = Long.MaxValue
 ) {
 
   /** Whether readers write `_line` or `_offset` (which need the file read from its start). */
   def readsRecordPositions: Boolean =
-    readerSchema.fieldNames.exists(n =>
-      n == sparkdrill.formats.RecordColumns.Line || n == sparkdrill.formats.RecordColumns.Offset
-    )
-
-  /** The column-parser columns in slot order (see [[ColumnSource.Parsed]]). */
-  def parsedColumns: Seq[String] =
-    sources.toSeq.collect { case p: ColumnSource.Parsed => p }.sortBy(_.slot).map(_.name).distinct
-
-  /** The loader writes the first `projectedColumns` reader columns; the rest are only validated. */
-  def loaderProjection: ProjectionFilter = {
-    val names = readerSchema.fieldNames.take(projectedColumns).map(_.toLowerCase(Locale.ROOT)).toSet
-    if (projectedColumns >= readerSchema.size) ProjectionFilter.All
-    else
-      new ProjectionFilter {
-        def isProjected(name: String): Boolean = names.contains(name.toLowerCase(Locale.ROOT))
-        def member(name: String): ProjectionFilter = ProjectionFilter.All
-      }
-  }
+    readerSchema.fieldNames.exists(n => n == RecordColumns.Line || n == RecordColumns.Offset)
 }

@@ -22,7 +22,7 @@ object Describe {
   def describe(spark: SparkSession, options: util.Map[String, String]): DataFrame = {
     val table = DrillTable.open(new CaseInsensitiveStringMap(options), definedSchema = None)
     // The schema tracker's report: per file, each column's type there, the table's, and what happened to it.
-    val rows = table.plan.reports.flatMap { file =>
+    val rows = table.scan.reports.flatMap { file =>
       val seenIn = if (file.discovery == Discovery.Sampled) "sample" else "header"
       file.columns.map { c =>
         val conflict = c.status match {

@@ -1,5 +1,6 @@
 package sparkdrill.spark
 
+import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.connector.expressions.filter.Predicate
 import org.apache.spark.sql.connector.read.{
   Scan,
@@ -22,7 +23,7 @@ final class DrillScanBuilder(table: DrillTable)
     with SupportsPushDownRequiredColumns
     with SupportsPushDownV2Filters
     with SupportsPushDownLimit {
-  private val translator = new PredicateTranslator(table.plan)
+  private val translator = new PredicateTranslator(table.scan)
   private var required: StructType = table.schema()
   private var fileFilters: Seq[(Predicate, FilePredicate)] = Nil
   private var limit: Long = Long.MaxValue
@@ -45,9 +46,8 @@ final class DrillScanBuilder(table: DrillTable)
   override def isPartiallyPushed(): Boolean = true
 
   override def build(): Scan = {
-    val plan = table.plan
-    val (files, schemas) = plan.prune(fileFilters.map(_._2))
-    val spec = plan.specFor(required).copy(rowLimit = limit)
-    new DrillScan(plan, spec, files, schemas, fileFilters.map(_._1.toString), plan.files.size - files.size)
+    val settings = SessionContext.splitSettings(SparkSession.active)
+    val plan = table.scan.plan(required, fileFilters.map(_._2), limit, settings)
+    new DrillScan(table.scan, plan, fileFilters.map(_._1.toString))
   }
 }

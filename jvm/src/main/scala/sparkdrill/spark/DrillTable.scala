@@ -12,28 +12,25 @@ import org.apache.spark.sql.connector.catalog.{
   TableCapability
 }
 import org.apache.spark.sql.connector.read.ScanBuilder
-import org.apache.spark.sql.types.{DataType, StringType, StructType}
+import org.apache.spark.sql.types.{DataType, StructType}
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
-import sparkdrill.formats.ReaderOptions
-import sparkdrill.scan.TablePlan
+import sparkdrill.scan.TableScan
 import sparkdrill.spark.python.ColumnParserRegistry
 
 /** A drill table over some paths. Implicit columns are metadata columns: hidden from `*`, selectable by
-  * name. The plan (listing, discovery, schema) is made once and shared by every query on the table.
+  * name. The table scan (listing, discovery, schema) is made once and shared by every query on the table.
   */
-final class DrillTable(val plan: TablePlan) extends Table with SupportsRead with SupportsMetadataColumns {
+final class DrillTable(val scan: TableScan) extends Table with SupportsRead with SupportsMetadataColumns {
 
-  override def name(): String = s"drill.`${plan.paths.mkString(",")}`"
+  override def name(): String = s"drill.`${scan.paths.mkString(",")}`"
 
-  override def schema(): StructType = plan.schema
+  override def schema(): StructType = scan.schema
 
   override def capabilities(): util.Set[TableCapability] = util.EnumSet.of(TableCapability.BATCH_READ)
 
   override def metadataColumns(): Array[MetadataColumn] =
-    (plan.implicitColumns.map { case (label, kind) => DrillTable.metadataColumn(label, kind.dataType) } ++
-      plan.hiddenPartitionColumns.map(DrillTable.metadataColumn(_, StringType)) ++
-      plan.parserColumns.map(c => DrillTable.metadataColumn(c.name, c.dataType))).toArray
+    scan.metadataColumns.map(f => DrillTable.metadataColumn(f.name, f.dataType)).toArray
 
   // A data column named like an implicit one wins; Spark then offers the implicit one as `_name`.
   override def canRenameConflictingMetadataColumns(): Boolean = true
@@ -45,22 +42,21 @@ object DrillTable {
 
   def open(options: CaseInsensitiveStringMap, definedSchema: Option[StructType]): DrillTable = {
     val session = SessionContext.active
-    val asGiven = options.asCaseSensitiveMap().asScala.toMap
+    val parsed = TableScan.parseOptions(options.asCaseSensitiveMap().asScala.toMap)
     // Text timestamps are wall-clock times in the session's zone unless the read says otherwise.
     val zoned =
-      if (options.containsKey("timeZone")) asGiven
-      else asGiven + ("timeZone" -> SessionContext.zone(session).getId)
-    val readerOptions = new ReaderOptions(zoned)
-    val plan = TablePlan.open(
+      if (parsed.isSet(sparkdrill.reader.CommonOptions.TimeZone)) parsed
+      else parsed.updated(sparkdrill.reader.CommonOptions.TimeZone, SessionContext.zone(session).getId)
+    val scan = TableScan.open(
       paths(options),
-      readerOptions,
+      zoned,
       definedSchema,
-      SessionContext.hadoopConf(session, readerOptions),
+      SessionContext.hadoopConf(session, options),
       SessionContext.zone(session),
       ParallelDiscovery(session),
       ColumnParserRegistry.forSession(session)
     )
-    new DrillTable(plan)
+    new DrillTable(scan)
   }
 
   /** `load(p)` gives `path`; `load(p1, p2)` gives `paths` as a JSON array. */

@@ -5,19 +5,17 @@ import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.util.SerializableConfiguration
 
-import sparkdrill.formats.ReaderOptions
-import sparkdrill.scan.{ScanFile, SchemaDiscovery}
+import sparkdrill.reader.ReaderOptions
+import sparkdrill.scan.{ScanFile, ScanOptions, SchemaDiscovery}
 
 /** Runs the discovery pass as a Spark job when there are many files (option `discoveryParallelism`, the
-  * file count from which a job is used; default 32), so that thousands of headers are read in parallel.
+  * file count from which a job is used), so that thousands of headers are read in parallel.
   * Results come back in file order.
   */
 private[spark] object ParallelDiscovery {
-  val DefaultThreshold = 32
-
   def apply(session: SparkSession): SchemaDiscovery.Many =
     (files: IndexedSeq[ScanFile], options: ReaderOptions, conf: Configuration) => {
-      val threshold = options.int("discoveryParallelism", DefaultThreshold)
+      val threshold = options(ScanOptions.DiscoveryParallelism)
       if (files.size < threshold) SchemaDiscovery.locally(files, options, conf)
       else {
         val sc = session.sparkContext
@@ -27,9 +25,7 @@ private[spark] object ParallelDiscovery {
           sc.setJobDescription(s"spark-drill: discover the schemas of ${files.size} files")
           val schemas = sc
             .parallelize(files, slices)
-            .map(f =>
-              SchemaDiscovery.discover(f, options, shared.value.value, SchemaDiscovery.sampleRows(options))
-            )
+            .map(f => SchemaDiscovery.discover(f, options, shared.value.value))
             .collect()
           schemas.toIndexedSeq: IndexedSeq[StructType]
         } finally {

@@ -1,7 +1,5 @@
 package sparkdrill.spark
 
-import java.util.Locale
-
 import org.apache.spark.sql.connector.expressions.{Expression, Literal, NamedReference}
 import org.apache.spark.sql.connector.expressions.filter.{
   And => SparkAnd,
@@ -11,18 +9,15 @@ import org.apache.spark.sql.connector.expressions.filter.{
 }
 import org.apache.spark.unsafe.types.UTF8String
 
-import sparkdrill.projection.ImplicitKind
-import sparkdrill.scan.{FilePredicate, TablePlan}
+import sparkdrill.scan.{FilePredicate, TableScan}
 
-/** Turns Spark's pushed predicates into [[FilePredicate]]s when they only read per-file constant columns
-  * (`dirN`, `filename`, `filepath`, `fqn`, `suffix`) and compare them with string literals. Anything else is
-  * left alone (`None`): Spark evaluates every predicate after the scan in any case.
+/** Turns Spark's pushed predicates into [[FilePredicate]]s when they only read per-file string columns
+  * (which the table scan names: `dirN`, hive keys, `filename`, `filepath`, `fqn`, `suffix`) and compare them
+  * with string literals. Anything else is left alone (`None`): Spark evaluates every predicate after the scan
+  * in any case.
   */
-final class PredicateTranslator(plan: TablePlan) {
+final class PredicateTranslator(table: TableScan) {
   import FilePredicate._
-
-  private val dataColumns = plan.tableColumns.fieldNames.map(_.toLowerCase(Locale.ROOT)).toSet
-  private val dirPattern = s"(?i)${java.util.regex.Pattern.quote(plan.partitionLabel)}(\\d+)".r
 
   def translate(p: Predicate): Option[FilePredicate] = p match {
     case a: SparkAnd =>
@@ -60,23 +55,8 @@ final class PredicateTranslator(plan: TablePlan) {
     case other => other
   }
 
-  // A data column of the same name wins over a file column, so such a reference is not a file column.
   private def column(e: Expression): Option[Column] = e match {
-    case r: NamedReference if r.fieldNames().length == 1 =>
-      val name = r.fieldNames()(0)
-      val key = name.toLowerCase(Locale.ROOT)
-      if (dataColumns.contains(key)) None
-      else
-        name match {
-          case _ if plan.isHiveColumn(name) => Some(HiveColumn(name))
-          case dirPattern(n) if !plan.hiveStyle => Some(DirColumn(n.toInt))
-          case _ =>
-            plan.implicitLabels.kindOf(name).collect {
-              case kind @ (ImplicitKind.FileName | ImplicitKind.FilePath | ImplicitKind.Fqn |
-                  ImplicitKind.Suffix) =>
-                FileColumn(kind.asInstanceOf[ImplicitKind.FileKind])
-            }
-        }
+    case r: NamedReference if r.fieldNames().length == 1 => table.fileColumn(r.fieldNames()(0))
     case _ => None
   }
 

@@ -2,13 +2,15 @@ package sparkdrill.spark
 
 import java.time.ZoneId
 
+import scala.jdk.CollectionConverters._
+
 import org.apache.hadoop.conf.Configuration
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.classic
+import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 import org.apache.spark.network.util.JavaUtils
 
-import sparkdrill.formats.ReaderOptions
 import sparkdrill.scan.SplitPlanner
 
 /** What the driver-side planning takes from the running session. */
@@ -17,12 +19,15 @@ private[spark] object SessionContext {
   def active: SparkSession = SparkSession.active
 
   /** The session's Hadoop configuration with the read options applied, as Spark's own file sources do. */
-  def hadoopConf(session: SparkSession, options: ReaderOptions): Configuration = session match {
-    case c: classic.SparkSession => c.sessionState.newHadoopConfWithOptions(options.original)
-    case other =>
-      val conf = new Configuration(other.sparkContext.hadoopConfiguration)
-      options.original.foreach { case (k, v) => conf.set(k, v) }
-      conf
+  def hadoopConf(session: SparkSession, options: CaseInsensitiveStringMap): Configuration = {
+    val asGiven = options.asCaseSensitiveMap().asScala.toMap
+    session match {
+      case c: classic.SparkSession => c.sessionState.newHadoopConfWithOptions(asGiven)
+      case other =>
+        val conf = new Configuration(other.sparkContext.hadoopConfiguration)
+        asGiven.foreach { case (k, v) => conf.set(k, v) }
+        conf
+    }
   }
 
   def splitSettings(session: SparkSession): SplitPlanner.Settings = {

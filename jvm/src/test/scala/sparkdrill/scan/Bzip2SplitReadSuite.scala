@@ -1,18 +1,17 @@
 package sparkdrill.scan
 
 import java.nio.file.Files
-import java.time.ZoneOffset
 
 import scala.collection.mutable.ArrayBuffer
 import scala.util.Random
 
 import org.apache.commons.compress.compressors.bzip2.BZip2CompressorOutputStream
 import org.apache.hadoop.conf.Configuration
-import org.apache.spark.sql.types.{LongType, MetadataBuilder, StructField}
+import org.apache.spark.sql.types.LongType
 import org.scalatest.funsuite.AnyFunSuite
 
 import sparkdrill.TestFiles
-import sparkdrill.formats.{ReaderOptions, ScanException}
+import sparkdrill.reader.ScanException
 
 /** A bzip2 file read in byte ranges (by compression block) gives exactly the rows of a whole read, or fails
   * with an error that says so when a quoted line end sits where a block begins: never different rows.
@@ -45,13 +44,13 @@ class Bzip2SplitReadSuite extends AnyFunSuite with TestFiles {
     finally out.close()
   }
 
-  private def plan(): TablePlan =
-    TablePlan.open(Seq(root.toString), ReaderOptions("header" -> "true"), None, conf, ZoneOffset.UTC)
+  private def plan(): TableScan =
+    ScanTestKit.open(Seq(root.toString), Seq("header" -> "true"))
 
-  private def read(p: TablePlan, tasks: Seq[FileTask]): Seq[Seq[String]] = {
+  private def read(p: TableScan, tasks: Seq[FileTask]): Seq[Seq[String]] = {
     val out = ArrayBuffer.empty[Seq[String]]
     tasks.foreach { t =>
-      val lifecycle = new ScanLifecycle(p.specFor(p.schema), Array(t), conf)
+      val lifecycle = new ScanLifecycle(ScanTestKit.query(p, p.schema).spec, Array(t), conf)
       try
         while (lifecycle.next()) {
           val b = lifecycle.batch
@@ -64,7 +63,7 @@ class Bzip2SplitReadSuite extends AnyFunSuite with TestFiles {
     out.toSeq
   }
 
-  private def ranges(p: TablePlan, size: Long): Seq[FileTask] = {
+  private def ranges(p: TableScan, size: Long): Seq[FileTask] = {
     val file = p.files.head
     (0L until file.length by size).map { start =>
       val end = math.min(start + size, file.length)
@@ -116,13 +115,8 @@ class Bzip2SplitReadSuite extends AnyFunSuite with TestFiles {
   test("a range cannot give _line, so asking for it there is refused") {
     writeBzip2("f.csv.bz2", randomCsv(new Random(5), 300000, quotedNewlines = 0))
     val p = plan()
-    val line = StructField(
-      "_line",
-      LongType,
-      nullable = true,
-      new MetadataBuilder().putString(TablePlan.MetadataKey, "_line").build()
-    )
-    val spec = p.specFor(p.schema.add(line))
+    val line = ScanTestKit.metadataField("_line", LongType)
+    val spec = ScanTestKit.query(p, p.schema.add(line)).spec
     assert(spec.readsRecordPositions)
     val task = ranges(p, p.files.head.length / 2).last
     val e = intercept[Exception](new ScanLifecycle(spec, Array(task), conf).next())

@@ -1,16 +1,12 @@
 package sparkdrill.scan
 
-import java.time.ZoneOffset
-
 import scala.collection.mutable.ArrayBuffer
 
-import org.apache.hadoop.conf.Configuration
-import org.apache.spark.sql.types.{IntegerType, MetadataBuilder, StringType, StructField, StructType}
+import org.apache.spark.sql.types.{IntegerType, StringType, StructField, StructType}
 import org.apache.spark.unsafe.types.UTF8String
 import org.scalatest.funsuite.AnyFunSuite
 
 import sparkdrill.TestFiles
-import sparkdrill.formats.ReaderOptions
 import sparkdrill.projection.{
   ColumnParser,
   FileInfo,
@@ -23,7 +19,6 @@ import sparkdrill.projection.{
 
 /** Custom column parsers through the scan: claims, hidden columns, per-file values as constants. */
 class ColumnParserScanSuite extends AnyFunSuite with TestFiles {
-  private val conf = new Configuration()
 
   /** Claims `depth` (int: the file's directory depth) and `tag_<x>` (string `x`), counting value calls. */
   private final class Depth extends ColumnParser {
@@ -44,21 +39,17 @@ class ColumnParserScanSuite extends AnyFunSuite with TestFiles {
     }
   }
 
-  private def plan(parser: ColumnParser, options: (String, String)*): TablePlan =
-    TablePlan.open(
-      Seq(root.toString),
-      new ReaderOptions(options.toMap),
-      None,
-      conf,
-      ZoneOffset.UTC,
-      parsers = Seq(parser)
-    )
+  private def plan(parser: ColumnParser, options: (String, String)*): TableScan =
+    ScanTestKit.open(Seq(root.toString), options, parsers = Seq(parser))
 
-  private def read(p: TablePlan, required: StructType): Seq[Seq[Any]] = {
-    val spec = p.specFor(required)
-    val values = p.parsedValues(spec.parsedColumns, p.files)
-    val tasks = p.files.map(f => FileTask(f, 0L, Long.MaxValue, None, parsedValues = values(f.path))).toArray
-    val lifecycle = new ScanLifecycle(spec, tasks, conf)
+  private def read(
+      p: TableScan,
+      required: StructType,
+      predicates: Seq[FilePredicate] = Nil
+  ): Seq[Seq[Any]] = {
+    val query = p.plan(required, predicates, Long.MaxValue, ScanTestKit.OneTask)
+    val spec = query.spec
+    val lifecycle = ScanTestKit.lifecycle(query)
     try {
       val rows = ArrayBuffer.empty[Seq[Any]]
       while (lifecycle.next()) {
@@ -76,14 +67,14 @@ class ColumnParserScanSuite extends AnyFunSuite with TestFiles {
   }
 
   private def hidden(name: String, t: org.apache.spark.sql.types.DataType) =
-    StructField(name, t, metadata = new MetadataBuilder().putString(TablePlan.MetadataKey, name).build())
+    ScanTestKit.metadataField(name, t)
 
   test("a parser's hidden column is not in * and is read by name as a per-file constant") {
     write("a.csv" -> "x\n1\n2\n", "p/q/b.csv" -> "x\n3\n")
     val parser = new Depth
     val p = plan(parser, "header" -> "true")
     assert(!p.schema.fieldNames.contains("depth"))
-    assert(p.parserColumns.map(_.name) == Seq("depth"))
+    assert(p.metadataColumns.map(_.name).contains("depth"))
     val rows = read(p, StructType(Seq(StructField("x", StringType), hidden("depth", IntegerType))))
     assert(rows.sortBy(_.head.toString) == Seq(Seq("1", 0), Seq("2", 0), Seq("3", 2)))
     assert(parser.asked.sorted == Seq("a.csv", "b.csv"))
@@ -97,8 +88,9 @@ class ColumnParserScanSuite extends AnyFunSuite with TestFiles {
     assert(p.schema("depth").dataType == IntegerType)
     val expected = Seq(Seq("red", "1", 0, null), Seq("red", "2", 1, "d"))
     assert(read(p, p.schema).sortBy(_(1).toString) == expected)
+    assert(parser.asked.size == 4) // two columns, two files: once per column and file in a query
     assert(read(p, p.schema).sortBy(_(1).toString) == expected)
-    assert(parser.asked.size == 4) // two columns, two files, asked once however many reads
+    assert(parser.asked.size == 8) // each query asks again (the Python adapter keeps its own answers)
   }
 
   test("a data column of the same name wins over the parser") {
@@ -109,12 +101,15 @@ class ColumnParserScanSuite extends AnyFunSuite with TestFiles {
     assert(parser.asked.isEmpty)
   }
 
-  test("only the files asked for are given values") {
+  test("only the files left after pruning are given values") {
     write("a.csv" -> "x\n1\n", "d/b.csv" -> "x\n2\n")
     val parser = new Depth
     val p = plan(parser, "header" -> "true")
-    val b = p.files.filter(_.name == "b.csv")
-    assert(p.parsedValues(Seq("depth"), b).values.map(_.toSeq).toSeq == Seq(Seq(Integer.valueOf(1))))
+    val dir0 = p.fileColumn("dir0").get
+    val onlyD = FilePredicate.Compare("=", dir0, UTF8String.fromString("d"))
+    val rows =
+      read(p, StructType(Seq(StructField("x", StringType), hidden("depth", IntegerType))), Seq(onlyD))
+    assert(rows == Seq(Seq("2", 1)))
     assert(parser.asked == Seq("b.csv"))
   }
 }

@@ -1,26 +1,20 @@
 package sparkdrill.scan
 
-import java.time.ZoneOffset
-
 import scala.collection.mutable.ArrayBuffer
 
-import org.apache.hadoop.conf.Configuration
 import org.apache.spark.sql.execution.vectorized.OffHeapColumnVector
-import org.apache.spark.sql.types.StringType
+import org.apache.spark.sql.types.{StringType, StructType}
 import org.apache.spark.sql.vectorized.ColumnarBatch
 import org.scalatest.funsuite.AnyFunSuite
 
 import sparkdrill.TestFiles
-import sparkdrill.formats.ReaderOptions
 
 class ScanLifecycleSuite extends AnyFunSuite with TestFiles {
-  private val conf = new Configuration()
 
-  private def plan(options: (String, String)*): TablePlan =
-    TablePlan.open(Seq(root.toString), new ReaderOptions(options.toMap), None, conf, ZoneOffset.UTC)
+  private def plan(options: (String, String)*): TableScan = ScanTestKit.open(Seq(root.toString), options)
 
-  private def tasks(p: TablePlan): Array[FileTask] =
-    p.files.map(f => FileTask(f, 0L, Long.MaxValue, None)).toArray
+  private def lifecycle(p: TableScan, required: StructType): ScanLifecycle =
+    ScanTestKit.lifecycle(ScanTestKit.query(p, required))
 
   /** Reads every batch, recording rows as strings and each batch's size and vectors. */
   private def readAll(lifecycle: ScanLifecycle): (Seq[Seq[String]], Seq[Int], Seq[ColumnarBatch]) = {
@@ -49,7 +43,7 @@ class ScanLifecycleSuite extends AnyFunSuite with TestFiles {
     val p = plan("header" -> "true", "batchRows" -> "2")
     assert(p.schema.fieldNames.toSeq == Seq("x", "y", "z", "dir0"))
     assert(p.schema.fields.forall(_.dataType == StringType))
-    val lifecycle = new ScanLifecycle(p.specFor(p.schema), tasks(p), conf)
+    val lifecycle = this.lifecycle(p, p.schema)
     val (rows, sizes, batches) =
       try readAll(lifecycle)
       catch { case e: Throwable => lifecycle.close(); throw e }
@@ -79,9 +73,9 @@ class ScanLifecycleSuite extends AnyFunSuite with TestFiles {
   test("reads only the columns asked for, in the order asked") {
     write("one.csv" -> "x,y,z\n1,2,3\n")
     val p = plan("header" -> "true")
-    val spec = p.specFor(org.apache.spark.sql.types.StructType(Seq(p.schema("z"), p.schema("x"))))
-    assert(spec.readerSchema.fieldNames.toSeq == Seq("z", "x"))
-    val lifecycle = new ScanLifecycle(spec, tasks(p), conf)
+    val query = ScanTestKit.query(p, StructType(Seq(p.schema("z"), p.schema("x"))))
+    assert(query.spec.readerSchema.fieldNames.toSeq == Seq("z", "x"))
+    val lifecycle = ScanTestKit.lifecycle(query)
     try assert(readAll(lifecycle)._1 == Seq(Seq("3", "1")))
     finally lifecycle.close()
   }
@@ -90,8 +84,9 @@ class ScanLifecycleSuite extends AnyFunSuite with TestFiles {
     // Both orders: shallow then deep (dir0 null, then set) and deep then shallow.
     write("a.csv" -> "x\n1\n", "d/b.csv" -> "x\n2\n", "z.csv" -> "x\n3\n")
     val p = plan("header" -> "true", "partitionStyle" -> "drill")
-    val ordered = p.files.sortBy(_.name).toArray.map(f => FileTask(f, 0L, Long.MaxValue, None))
-    val lifecycle = new ScanLifecycle(p.specFor(p.schema), ordered, conf)
+    val query = ScanTestKit.query(p, p.schema)
+    val ordered = query.tasks.flatten.sortBy(_.file.path.split('/').last)
+    val lifecycle = new ScanLifecycle(query.spec, ordered, ScanTestKit.conf)
     try assert(readAll(lifecycle)._1 == Seq(Seq("1", null), Seq("2", "d"), Seq("3", null)))
     finally lifecycle.close()
   }
@@ -99,34 +94,25 @@ class ScanLifecycleSuite extends AnyFunSuite with TestFiles {
   test("close is idempotent and safe before the first batch") {
     write("one.csv" -> "x\n1\n")
     val p = plan("header" -> "true")
-    val lifecycle = new ScanLifecycle(p.specFor(p.schema), tasks(p), conf)
+    val lifecycle = this.lifecycle(p, p.schema)
     lifecycle.close()
     lifecycle.close()
   }
 }
 
 class ProvidedSchemaScanSuite extends AnyFunSuite with TestFiles {
-  private val conf = new Configuration()
 
   test("a NOT NULL column a file lacks takes its default, or its type's zero") {
     write("a.csv" -> "name,gender\nwilma,female\n", "b.csv" -> "name\ndino\n")
-    val p = TablePlan.open(
+    val p = ScanTestKit.open(
       Seq(root.toString),
-      ReaderOptions(
-        "header" -> "true",
-        "providedSchema" -> "id INT NOT NULL, gender STRING NOT NULL DEFAULT 'NA'"
-      ),
-      None,
-      conf,
-      ZoneOffset.UTC
+      Seq("header" -> "true", "providedSchema" -> "id INT NOT NULL, gender STRING NOT NULL DEFAULT 'NA'")
     )
     assert(p.schema.fieldNames.toSeq == Seq("id", "gender", "name"))
-    val spec = p.specFor(p.schema)
-    val tasks = p.files.zip(p.fileSchemas).map { case (f, s) =>
-      FileTask(f, 0L, Long.MaxValue, None, p.missingRequired(spec, s))
-    }
-    assert(tasks.map(_.missingRequired) == Seq(Seq(0), Seq(0, 1)))
-    val lifecycle = new ScanLifecycle(spec, tasks.toArray, conf)
+    val query = ScanTestKit.query(p, p.schema)
+    val tasks = query.tasks.flatten
+    assert(tasks.map(_.fills.keySet.toSeq.sorted).toSeq == Seq(Seq(0), Seq(0, 1)))
+    val lifecycle = ScanTestKit.lifecycle(query)
     val rows = ArrayBuffer.empty[Seq[Any]]
     try
       while (lifecycle.next()) {

@@ -1,7 +1,5 @@
 package sparkdrill.scan
 
-import java.time.ZoneOffset
-
 import scala.collection.mutable.ArrayBuffer
 import scala.util.Random
 
@@ -9,7 +7,7 @@ import org.apache.hadoop.conf.Configuration
 import org.scalatest.funsuite.AnyFunSuite
 
 import sparkdrill.TestFiles
-import sparkdrill.formats.{ReaderOptions, ScanException}
+import sparkdrill.reader.ScanException
 
 /** A file read in byte-range splits gives exactly the rows of a whole read, or (when a quoted line end sits
   * on a split boundary) fails with an error that says so: never different rows.
@@ -33,11 +31,11 @@ class SplitReadSuite extends AnyFunSuite with TestFiles {
     sb.toString
   }
 
-  private def read(p: TablePlan, tasks: Seq[FileTask], withLines: Boolean): Seq[Seq[Any]] = {
+  private def read(p: TableScan, tasks: Seq[FileTask], withLines: Boolean): Seq[Seq[Any]] = {
     val required = if (withLines) p.schema.add(lineField) else p.schema
     val out = ArrayBuffer.empty[Seq[Any]]
     tasks.foreach { t =>
-      val lifecycle = new ScanLifecycle(p.specFor(required), Array(t), conf)
+      val lifecycle = new ScanLifecycle(ScanTestKit.query(p, required).spec, Array(t), conf)
       try
         while (lifecycle.next()) {
           val b = lifecycle.batch
@@ -59,10 +57,12 @@ class SplitReadSuite extends AnyFunSuite with TestFiles {
       "_line",
       org.apache.spark.sql.types.LongType,
       nullable = true,
-      new org.apache.spark.sql.types.MetadataBuilder().putString(TablePlan.MetadataKey, "_line").build()
+      new org.apache.spark.sql.types.MetadataBuilder()
+        .putString(sparkdrill.projection.SparkProjection.MetadataColumnKey, "_line")
+        .build()
     )
 
-  private def splits(p: TablePlan, size: Long): Seq[FileTask] = {
+  private def splits(p: TableScan, size: Long): Seq[FileTask] = {
     val file = p.files.head
     (0L until file.length by size).map { start =>
       val end = math.min(start + size, file.length)
@@ -70,8 +70,8 @@ class SplitReadSuite extends AnyFunSuite with TestFiles {
     }
   }
 
-  private def plan(): TablePlan =
-    TablePlan.open(Seq(root.toString), ReaderOptions("header" -> "true"), None, conf, ZoneOffset.UTC)
+  private def plan(): TableScan =
+    ScanTestKit.open(Seq(root.toString), Seq("header" -> "true"))
 
   test("splits of every size give the rows and line numbers of a whole read") {
     val rng = new Random(42)
@@ -110,14 +110,12 @@ class SplitReadSuite extends AnyFunSuite with TestFiles {
 
   test("multiLine=true keeps a file whole") {
     write("f.csv" -> "a\n\"x\ny\"\n")
-    val p = TablePlan.open(
-      Seq(root.toString),
-      ReaderOptions("header" -> "true", "multiLine" -> "true"),
-      None,
-      conf,
-      ZoneOffset.UTC
+    val p = ScanTestKit.open(Seq(root.toString), Seq("header" -> "true", "multiLine" -> "true"))
+    val tasks = p.plan(p.schema, Nil, Long.MaxValue, SplitPlanner.Settings(2, 0, 1)).tasks
+    assert(tasks.flatten.toSeq.map(t => (t.file, t.start, t.end)) == Seq((p.files.head, 0L, Long.MaxValue)))
+    val split = ScanTestKit.open(Seq(root.toString), Seq("header" -> "true"))
+    assert(
+      split.plan(split.schema, Nil, Long.MaxValue, SplitPlanner.Settings(2, 0, 1)).tasks.flatten.size > 1
     )
-    val tasks = SplitPlanner.plan(p.files, p.fileSchemas, _ => false, SplitPlanner.Settings(2, 0, 1))
-    assert(tasks.flatten.toSeq == Seq(FileTask(p.files.head, 0L, Long.MaxValue, None)))
   }
 }

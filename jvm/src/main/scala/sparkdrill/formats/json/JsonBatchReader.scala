@@ -1,7 +1,6 @@
 package sparkdrill.formats.json
 
 import java.nio.charset.StandardCharsets
-import java.time.ZoneId
 import java.util.Locale
 
 import com.fasterxml.jackson.core.{JsonFactory, JsonFactoryBuilder, JsonParseException, JsonParser, JsonToken}
@@ -10,18 +9,26 @@ import com.fasterxml.jackson.databind.ObjectMapper
 import com.fasterxml.jackson.databind.node.ObjectNode
 import org.apache.spark.sql.types.StructType
 
-import sparkdrill.formats.{
+import sparkdrill.reader.{
   BatchReader,
   ColumnMetadata,
+  CommonOptions,
   ParseMode,
   RecordColumns,
   SchemaNegotiator,
-  SchemaSampler
+  SchemaSampler,
+  TypeLattice
 }
 import sparkdrill.loader.{ColumnWriter, RowWriter}
 
 /** Reads one JSON file into the loader: each top-level object is a row; keys are trimmed and matched to
-  * columns case-insensitively. While discovering, it samples the first `sampleRows` records instead.
+  * columns case-insensitively. Any other top-level value is a row of the column `value` (SPEC 2). While
+  * discovering, it samples the first `sampleRows` records instead.
+  *
+  * Top-level arrays: when the file's first top-level value is an array that starts with an object, is empty,
+  * or is all the file holds, every top-level array is a root array whose elements are the records (a file
+  * `[1, 2]` gives two rows). Otherwise each top-level array is one record (`[1, 2]\n[3]` gives two rows of
+  * `value`, arrays).
   *
   * Bad input follows `mode` (SPEC 6): a value that cannot become its column's type is null in that column
   * (PERMISSIVE), drops the record, or fails the query; broken JSON makes the record malformed, and reading
@@ -31,7 +38,7 @@ final class JsonBatchReader(negotiator: SchemaNegotiator) extends BatchReader wi
   private val file = negotiator.file
   private val errors = negotiator.errorContext
   private val options = negotiator.options
-  private val mode = ParseMode.from(options)
+  private val mode = CommonOptions.parseMode(options)
   // Hadoop's streams hand out a few KiB per read; Jackson asks for more at a time.
   private val tape = new RecordTape(new java.io.BufferedInputStream(file.open(), 1 << 16))
   private var parser: JsonParser = JsonBatchReader.factory.createParser(tape)
@@ -39,43 +46,59 @@ final class JsonBatchReader(negotiator: SchemaNegotiator) extends BatchReader wi
   private var baseOffset = 0L
   private var baseLine = 0L
   private var inRootArray = false
+  // Whether top-level arrays are root arrays, known from the file's first top-level value on.
+  private var arraysKnown = false
+  private var arraysAreRoots = false
+  // A top-level value that is not an object was read: a broken record may be followed by such values.
+  private var valuesSeen = false
+  // Between records: an error here is in the next record, which begins at the first byte that is not blank.
+  private var seeking = false
   private var done = false
 
   private var recordOffset = 0L
   private var recordLine = 0L
 
-  /** Records malformed (broken JSON, or not an object) or with a value that could not be converted. */
+  /** Records malformed (broken JSON) or with a value that could not be converted. */
   var malformed: Long = 0L
 
   val sampledSchema: StructType =
     if (negotiator.definedSchema.isDefined) null
     else {
-      val sampler = new JsonSampler(options.boolean("readNumbersAsDouble", default = false))
-      val limit = options.int("sampleRows", 1000) match {
-        case -1 => Int.MaxValue
-        case n => math.max(1, n)
-      }
+      val sampler = new JsonSampler(options(JsonOptions.ReadNumbersAsDouble))
+      val limit = CommonOptions.sampleLimit(options)
       var n = 0
-      try while (n < limit && nextObject()) { sampler.add(parser); n += 1 }
+      try
+        while (n < limit && nextRecord()) {
+          if (parser.currentToken() == JsonToken.START_OBJECT) sampler.add(parser)
+          else sampler.addValue(parser)
+          n += 1
+        }
       catch { // the schema of the records before the broken one
         case e: JsonParseException => if (mode == ParseMode.FailFast) throw syntaxError(e)
       }
       done = true
-      sampler.schema
+      // allTextMode: every scalar is the token's text, so the sample's scalar kinds all become strings.
+      if (!options(JsonOptions.AllTextMode)) sampler.schema
+      else
+        StructType(sampler.schema.fields.map { f =>
+          f.copy(dataType = TypeLattice.toType(TypeLattice.allText(TypeLattice.of(f.dataType))))
+        })
     }
 
   private val loader = if (done) null else negotiator.build(negotiator.definedSchema.get)
   private val writer: RowWriter = if (loader == null) null else loader.writer
   private val values = new JsonValueWriter(
-    options.get("timeZone").map(ZoneId.of).getOrElse(ZoneId.of("UTC")),
+    CommonOptions.zone(options),
     JsonBatchReader.factory
   )
   private def find(name: Option[String]): ColumnWriter =
     if (writer == null) null else name.flatMap(writer.find).filter(_.isProjected).orNull
   private val lineWriter = find(Some(RecordColumns.Line))
   private val offsetWriter = find(Some(RecordColumns.Offset))
-  private val corruptWriter = find(options.get("columnNameOfCorruptRecord"))
-  private val rescuedWriter = find(options.get("rescuedDataColumn"))
+  private val corruptWriter = find(options.get(CommonOptions.CorruptRecordColumn))
+  private val rescuedWriter = find(options.get(CommonOptions.RescuedDataColumn))
+  private val valueWriter: ColumnWriter =
+    if (writer == null) null else writer.find(JsonFormat.ValueColumn).orNull
   // Keys of the table (every file's columns): a key outside it has nowhere to go; one inside is just not read.
   private val tableKeys: Set[String] =
     negotiator.tableSchema.map(_.fieldNames.map(_.toLowerCase(Locale.ROOT)).toSet).getOrElse(Set.empty)
@@ -116,12 +139,21 @@ final class JsonBatchReader(negotiator: SchemaNegotiator) extends BatchReader wi
         w.setNull()
     }
 
-  /** Moves to the next top-level object (entering a root array); false at the end of input. */
-  private def nextObject(): Boolean = {
+  /** Moves to the next top-level record, entering root arrays: an object, or another value for `value`.
+    * False at the end of input.
+    */
+  private def nextRecord(): Boolean = {
+    val end = parser.currentLocation() // of the record before: an error before the next token is past it
+    recordOffset = baseOffset + end.getByteOffset
+    recordLine = baseLine + end.getLineNr
+    seeking = true
     var token = parser.nextToken()
     while (true) {
       if (token == null) return false
-      if (token == JsonToken.START_ARRAY && !inRootArray && parser.getParsingContext.getParent.inRoot) {
+      if (
+        token == JsonToken.START_ARRAY && !inRootArray && parser.getParsingContext.getParent.inRoot &&
+        rootArrays()
+      ) {
         inRootArray = true
         token = parser.nextToken()
       } else if (token == JsonToken.END_ARRAY && inRootArray) {
@@ -132,32 +164,57 @@ final class JsonBatchReader(negotiator: SchemaNegotiator) extends BatchReader wi
         recordOffset = baseOffset + at.getByteOffset
         recordLine = baseLine + at.getLineNr
         tape.release(recordOffset)
-        if (token == JsonToken.START_OBJECT) return true
-        parser.skipChildren()
-        notAnObject()
-        token = parser.nextToken()
+        seeking = false
+        arraysKnown = true // a first top-level value that is not an array: arrays are records
+        if (token != JsonToken.START_OBJECT) valuesSeen = true
+        return true
       }
     }
     false
   }
 
-  private def notAnObject(): Unit = mode match {
-    case ParseMode.FailFast =>
-      throw errors.error(
-        "malformed record: a JSON record must be an object",
-        line = recordLine,
-        offset = recordOffset,
-        option = ParseMode.advice(mode)
-      )
-    case ParseMode.DropMalformed => malformed += 1
-    case ParseMode.Permissive =>
-      malformed += 1
-      if (writer != null) {
-        writer.start()
-        writeImplicit()
-        if (corruptWriter != null) corruptWriter.setString(recordText(recordEnd))
-        writer.save()
-      }
+  /** Whether top-level arrays are root arrays; the parser is on a top-level START_ARRAY. */
+  private def rootArrays(): Boolean = {
+    if (!arraysKnown) {
+      arraysAreRoots = firstArrayIsRoot()
+      arraysKnown = true
+    }
+    arraysAreRoots
+  }
+
+  /** The file's first top-level value is an array, and the parser is on its START_ARRAY: whether its elements
+    * are the file's records. They are when it starts with an object or is empty, or when nothing follows it
+    * (the file is one array); otherwise the file is a stream of values and the array is one of them. Reads
+    * ahead at most `RootLookahead` bytes (a longer array, or a broken one, is taken as the file's root
+    * array), then starts a new parser at the array, on its START_ARRAY.
+    */
+  private def firstArrayIsRoot(): Boolean = {
+    val at = parser.currentTokenLocation()
+    val start = baseOffset + at.getByteOffset
+    val startLine = baseLine + at.getLineNr
+    tape.release(start)
+    val root =
+      try {
+        val first = parser.nextToken()
+        if (first == JsonToken.START_OBJECT || first == JsonToken.END_ARRAY) true
+        else {
+          var depth = if (first == JsonToken.START_ARRAY) 2 else 1
+          while (depth > 0 && tape.position - start <= JsonBatchReader.RootLookahead) {
+            val token = parser.nextToken()
+            if (token == null) depth = -1 // never closed: the read reports it
+            else if (token == JsonToken.START_ARRAY || token == JsonToken.START_OBJECT) depth += 1
+            else if (token == JsonToken.END_ARRAY || token == JsonToken.END_OBJECT) depth -= 1
+          }
+          depth != 0 || parser.nextToken() == null
+        }
+      } catch { case _: JsonParseException => true }
+    parser.close()
+    tape.restartAt(start)
+    parser = JsonBatchReader.factory.createParser(tape)
+    baseOffset = start
+    baseLine = startLine - 1
+    parser.nextToken()
+    root
   }
 
   def next(): Boolean = {
@@ -172,13 +229,16 @@ final class JsonBatchReader(negotiator: SchemaNegotiator) extends BatchReader wi
   }
 
   private def readRecord(): Boolean = {
-    if (!nextObject()) return false
+    if (!nextRecord()) return false
     writer.start()
     writeImplicit()
     rescued = null
     badValue = false
     defaults.foreach { case (w, literal) => values.writeText(w, literal) } // the record may overwrite them
-    values.writeObject(writer, parser, "", topLevel = true)
+    if (parser.currentToken() == JsonToken.START_OBJECT)
+      values.writeObject(writer, parser, "", topLevel = true)
+    else if (valueWriter != null) values.write(valueWriter, parser, valueWriter.field.name)
+    else values.unknown(JsonFormat.ValueColumn, parser) // a `value` the schema lacks: dropped or rescued
     if (badValue) {
       malformed += 1
       if (mode == ParseMode.DropMalformed) return true // not saved: the next start() overwrites it
@@ -208,9 +268,10 @@ final class JsonBatchReader(negotiator: SchemaNegotiator) extends BatchReader wi
     */
   private def recover(e: JsonParseException): Boolean = {
     if (mode == ParseMode.FailFast || inRootArray) throw syntaxError(e)
+    toBrokenRecord()
     // The record is taken to end before the next line that starts like a record: the error may be far
     // past the record's true end, when a broken value swallowed the next record.
-    val restart = tape.nextRecordLine(recordOffset)
+    val restart = tape.nextRecordLine(recordOffset, values = valuesSeen)
     malformed += 1
     if (mode == ParseMode.Permissive) {
       writer.start()
@@ -229,10 +290,19 @@ final class JsonBatchReader(negotiator: SchemaNegotiator) extends BatchReader wi
 
   private def countLines(from: Long, until: Long): Long = tape.slice(from, until).count(_ == '\n').toLong
 
+  // An error between records (before the next one's first token) is in the next one: it starts at the first
+  // byte that is not blank. (Idempotent: once there, the record's start does not move.)
+  private def toBrokenRecord(): Unit = if (seeking) {
+    val (offset, lines) = tape.firstNonBlank(recordOffset)
+    recordOffset = offset
+    recordLine += lines
+  }
+
   // Names the record that is broken (its first line and offset) and Jackson's reason.
   private def syntaxError(e: JsonParseException) = {
+    toBrokenRecord()
     val loc = e.getLocation
-    val next = tape.nextRecordLine(recordOffset)
+    val next = tape.nextRecordLine(recordOffset, values = valuesSeen)
     errors.error(
       s"malformed JSON (${e.getOriginalMessage.linesIterator.nextOption().getOrElse("")} at line " +
         s"${baseLine + loc.getLineNr}, column ${loc.getColumnNr})",
@@ -248,6 +318,12 @@ final class JsonBatchReader(negotiator: SchemaNegotiator) extends BatchReader wi
 }
 
 object JsonBatchReader {
+
+  /** How far the reader looks for the end of a file's first top-level array of non-objects, to tell a file
+    * that is one array from a stream of arrays (a longer first array is read as the file's root array).
+    */
+  val RootLookahead: Long = 4L << 20
+
   // NaN/Infinity and unquoted keys are accepted, as Drill does; the scan closes the stream, not Jackson.
   val factory: JsonFactory = new JsonFactoryBuilder()
     .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)

@@ -7,26 +7,34 @@ import scala.collection.mutable
 import com.fasterxml.jackson.core.{JsonParser, JsonToken}
 import org.apache.spark.sql.types._
 
-import sparkdrill.formats.TypeLattice
-import sparkdrill.formats.TypeLattice.{Arr, Atomic, Kind, NullOnly, Struct}
+import sparkdrill.reader.TypeLattice
+import sparkdrill.reader.TypeLattice.{Arr, Atomic, Kind, NullOnly, Struct}
 
 /** The schema of a file's first records (SPEC 5): each value's kind, joined over the records with the
   * widening lattice (integers then fractions give double; a scalar against an object or an array gives a
   * string of JSON text). Keys are trimmed and matched case-insensitively; the first spelling names the
-  * column. Columns seen only as null stay `NullType`, so that another file can type them.
+  * column. Top-level values that are not objects join into the column `value`. Columns seen only as null
+  * stay `NullType`, so that another file can type them.
   */
 final class JsonSampler(numbersAsDouble: Boolean = false) {
   private val columns = mutable.LinkedHashMap.empty[String, (String, Kind)]
 
   /** Joins the record whose START_OBJECT the parser is on; leaves the parser on its END_OBJECT. */
   def add(parser: JsonParser): Unit =
-    objectFields(parser).foreach { case (name, kind) =>
-      val key = name.toLowerCase(Locale.ROOT)
-      columns.get(key) match {
-        case Some((first, k)) => columns(key) = first -> TypeLattice.join(k, kind)
-        case None => columns(key) = name -> kind
-      }
+    objectFields(parser).foreach { case (name, kind) => joinColumn(name, kind) }
+
+  /** Joins a top-level value that is not an object, whose first token the parser is on, into the `value`
+    * column (shared with a key of that name); leaves the parser on the value's last token.
+    */
+  def addValue(parser: JsonParser): Unit = joinColumn(JsonFormat.ValueColumn, valueKind(parser))
+
+  private def joinColumn(name: String, kind: Kind): Unit = {
+    val key = name.toLowerCase(Locale.ROOT)
+    columns.get(key) match {
+      case Some((first, k)) => columns(key) = first -> TypeLattice.join(k, kind)
+      case None => columns(key) = name -> kind
     }
+  }
 
   def schema: StructType =
     StructType(columns.values.map { case (name, kind) => StructField(name, fileType(kind)) }.toSeq)

@@ -58,9 +58,10 @@ final class RecordTape(in: InputStream) extends InputStream {
   }
 
   /** The stream offset of the first line after `offset` whose first non-blank byte is `{` (where a record
-    * plausibly starts), reading on as needed; -1 when there is none.
+    * plausibly starts), or with `values` the first byte of any JSON value (a file of top-level values that
+    * are not objects), reading on as needed; -1 when there is none.
     */
-  def nextRecordLine(offset: Long): Long = {
+  def nextRecordLine(offset: Long, values: Boolean = false): Long = {
     var at = offset
     var lineStart = -1L // the start of the line being looked at, once past the first line end
     while (true) {
@@ -68,12 +69,28 @@ final class RecordTape(in: InputStream) extends InputStream {
       val b = kept((at - keptFrom).toInt)
       if (b == '\n') lineStart = at + 1
       else if (lineStart >= 0 && b != ' ' && b != '\t' && b != '\r') {
-        if (b == '{') return lineStart
+        if (b == '{' || (values && RecordTape.startsValue(b))) return lineStart
         lineStart = -1L
       }
       at += 1
     }
     -1L
+  }
+
+  /** The stream offset of the first byte at or after `offset` that is not a space, a tab or a line end, and
+    * how many `\n` come before it; the end of the stream when there is none. Like `nextRecordLine`, it may
+    * read bytes the parser has not seen: a new parser must start with `restartAt` after it.
+    */
+  def firstNonBlank(offset: Long): (Long, Int) = {
+    var at = math.max(offset, keptFrom)
+    var lines = 0
+    while (at < keptFrom + keptLength || readMore()) {
+      val b = kept((at - keptFrom).toInt)
+      if (b == '\n') lines += 1
+      else if (b != ' ' && b != '\t' && b != '\r') return (at, lines)
+      at += 1
+    }
+    (at, lines)
   }
 
   private def readMore(): Boolean = {
@@ -91,4 +108,14 @@ final class RecordTape(in: InputStream) extends InputStream {
   }
 
   override def close(): Unit = in.close()
+}
+
+object RecordTape {
+
+  /** Whether a JSON value (other than an object) can start with this byte: `[`, a string, a number, `true`,
+    * `false`, `null`, `NaN`, `Infinity`.
+    */
+  def startsValue(b: Byte): Boolean =
+    b == '[' || b == '"' || b == '-' || (b >= '0' && b <= '9') || b == 't' || b == 'f' || b == 'n' ||
+      b == 'N' || b == 'I'
 }

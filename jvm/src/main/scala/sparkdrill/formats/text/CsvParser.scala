@@ -3,12 +3,16 @@ package sparkdrill.formats.text
 import java.io.InputStream
 
 /** A byte-level CSV tokenizer with Drill's lenient quoting. It copies each record's fields, unescaped, into
-  * one reusable byte array and records where each field starts and ends: no `String` per field.
+  * one reusable byte array and records where each field starts and ends, and whether it was quoted: no
+  * `String` per field.
   *
-  * Quoting: a quote opens a quoted field only as the field's first byte. Inside, escape+quote is a quote
-  * (by default the escape is the quote, so `""` is `"`), escape+anything else keeps both bytes, and a quote
-  * closes the field only when a delimiter, a line end or the end of input follows; any other quote is data.
-  * Line ends inside quotes are data. A quote that is never closed makes the record malformed.
+  * Quoting (SPEC 2): a quote opens a quoted field as the field's first byte, or after spaces and tabs that
+  * start the field (they are dropped then; an unquoted field keeps its leading blanks). Inside, escape+quote
+  * is a quote (by default the escape is the quote, so `""` is `"`), escape+anything else keeps both bytes,
+  * and a quote closes the field only when a delimiter, a line end or the end of input follows, possibly after
+  * spaces and tabs (dropped); any other quote is data, and so are the blanks after it. Line ends inside
+  * quotes are data. A quote that is never closed makes the record malformed. A negative `quote` (the option
+  * `quote=""`) turns quoting off.
   *
   * @param startOffset byte offset of the stream's first byte in the (uncompressed) file
   * @param startLine 1-based line number of the stream's first byte
@@ -36,6 +40,7 @@ final class CsvParser(in: InputStream, settings: CsvSettings, startOffset: Long 
   private var length = 0
   private var fieldStarts = new Array[Int](64)
   private var fieldEnds = new Array[Int](64)
+  private var fieldQuoted = new Array[Boolean](64)
   private var count = 0
 
   /** Line where the current record starts (1-based). */
@@ -78,6 +83,11 @@ final class CsvParser(in: InputStream, settings: CsvSettings, startOffset: Long 
   def fieldLength(i: Int): Int = fieldEnds(i) - fieldStarts(i)
   def field(i: Int): String = new String(bytes, fieldStarts(i), fieldEnds(i) - fieldStarts(i), "UTF-8")
   def fields: IndexedSeq[String] = (0 until count).map(field)
+
+  /** Whether field `i` stood in quotes: `""` is an empty quoted field, an empty unquoted one is null in a
+    * string column (SPEC 9.1).
+    */
+  def quoted(i: Int): Boolean = fieldQuoted(i)
 
   /** Byte offset of the next unread byte. */
   def position: Long = bufferOffset + pos
@@ -149,11 +159,15 @@ final class CsvParser(in: InputStream, settings: CsvSettings, startOffset: Long 
     beginField()
     while (true) {
       if (pos >= limit && !fill()) { endField(); return }
-      if (fieldStart && quote >= 0 && (buf(pos) & 0xff) == quote) {
-        pos += 1
-        if (readQuoted()) { endField(); return }
-        if (pos >= limit && !fill()) { endField(); return }
-        // readQuoted stops at the closing quote; a delimiter or a line end follows it
+      if (fieldStart && quote >= 0) {
+        val b = buf(pos) & 0xff
+        if (b == quote || ((b == ' ' || b == '\t') && quoteAfterBlanks())) {
+          pos += 1
+          fieldQuoted(count) = true
+          if (readQuoted()) { endField(); return }
+          if (pos >= limit && !fill()) { endField(); return }
+          // readQuoted stops after the closing quote and its blanks; a delimiter or a line end follows
+        }
       }
       fieldStart = false
       // Fast path: copy a run of plain bytes in one go.
@@ -174,6 +188,39 @@ final class CsvParser(in: InputStream, settings: CsvSettings, startOffset: Long 
         } else appendByte(b.toByte)
       }
     }
+  }
+
+  /** At a field's start, on a space or a tab: reads the run of spaces and tabs (other than the delimiter
+    * and a line end) into the field. True when a quote follows the run: the quote opens a quoted field and
+    * the run is dropped; otherwise the run begins an unquoted field's text. Leaves `pos` after the run.
+    */
+  private def quoteAfterBlanks(): Boolean = {
+    while (ensure()) {
+      val b = buf(pos) & 0xff
+      if (b == quote) { length = fieldStarts(count); return true }
+      if ((b != ' ' && b != '\t') || b == (delimiter & 0xff) || isLineEndStart(b)) return false
+      appendByte(b.toByte)
+      pos += 1
+    }
+    false
+  }
+
+  /** Inside a quoted field, after a quote that a space or a tab follows: reads the run of spaces and tabs.
+    * True when a delimiter, a line end or the end of input follows the run: the quote closed the field and
+    * the run is dropped. Otherwise the quote and the run are data and the field goes on.
+    */
+  private def closesAfterBlanks(): Boolean = {
+    val mark = length
+    appendByte(quote.toByte)
+    while (ensure()) {
+      val b = buf(pos) & 0xff
+      if (b == (delimiter & 0xff) || isLineEndStart(b)) { length = mark; return true }
+      if (b != ' ' && b != '\t') return false
+      appendByte(b.toByte)
+      pos += 1
+    }
+    length = mark
+    true
   }
 
   /** Reads a quoted field's body after its opening quote. Returns true when the input ended inside it. */
@@ -200,6 +247,7 @@ final class CsvParser(in: InputStream, settings: CsvSettings, startOffset: Long 
         val n = buf(pos) & 0xff
         if (n == quote && escape == quote) { appendByte(n.toByte); pos += 1 }
         else if (n == (delimiter & 0xff) || isLineEndStart(n)) return false
+        else if (n == ' ' || n == '\t') { if (closesAfterBlanks()) return false }
         else appendByte(b.toByte) // a stray quote inside a quoted field is data
       } else {
         if (b == '\n' || (b == '\r' && auto)) {
@@ -241,6 +289,7 @@ final class CsvParser(in: InputStream, settings: CsvSettings, startOffset: Long 
   private def beginField(): Unit = {
     if (count == fieldStarts.length) growFields()
     fieldStarts(count) = length
+    fieldQuoted(count) = false
     if (keep != null) discard = skipAll || count >= keep.length || !keep(count)
   }
 
@@ -253,6 +302,7 @@ final class CsvParser(in: InputStream, settings: CsvSettings, startOffset: Long 
     val n = fieldStarts.length * 2
     fieldStarts = java.util.Arrays.copyOf(fieldStarts, n)
     fieldEnds = java.util.Arrays.copyOf(fieldEnds, n)
+    fieldQuoted = java.util.Arrays.copyOf(fieldQuoted, n)
   }
 
   /** Reads the next record's boundaries only (quotes respected, field bytes not kept): for `count(*)`. */

@@ -1,11 +1,10 @@
 package sparkdrill.formats.text
 
-import java.time.ZoneId
 import java.util.Locale
 
 import org.apache.spark.sql.types.{ArrayType, StringType, StructField, StructType}
 
-import sparkdrill.formats.{BatchReader, ParseMode, RecordColumns, SchemaNegotiator}
+import sparkdrill.reader.{BatchReader, CommonOptions, ParseMode, RecordColumns, SchemaNegotiator}
 import sparkdrill.loader.{ColumnWriter, RowWriter}
 
 /** Reads one delimited text file (or split) into the loader. With `header=true` each file is read by its own
@@ -22,7 +21,7 @@ final class TextBatchReader(negotiator: SchemaNegotiator, settings: CsvSettings)
   private val errors =
     if (blocks == null) negotiator.errorContext else negotiator.errorContext.withoutPositions
   private val options = negotiator.options
-  private val mode = ParseMode.from(options)
+  private val mode = CommonOptions.parseMode(options)
   // A split that starts inside the file begins at the first line start after its first byte; it stops
   // before the first record that starts at or after the next split's beginning, found the same way.
   private val recordStart: Long = if (file.isFirstSplit || blocks != null) 0L else boundary(file.start)
@@ -32,10 +31,7 @@ final class TextBatchReader(negotiator: SchemaNegotiator, settings: CsvSettings)
   private val parser = new CsvParser(input, settings, recordStart, firstLineNumber())
   private var done = false
 
-  private val positional: Boolean =
-    !settings.header && negotiator.fileSchema.exists(s =>
-      !s.fieldNames.sameElements(Seq(TextBatchReader.ColumnsName))
-    )
+  private val positional: Boolean = !settings.header && negotiator.byPosition
   private val readerSchema: StructType = readSchema()
   private val loader = negotiator.build(readerSchema)
   private val writer: RowWriter = loader.writer
@@ -46,19 +42,19 @@ final class TextBatchReader(negotiator: SchemaNegotiator, settings: CsvSettings)
   private val lineWriter: ColumnWriter = writer.find(RecordColumns.Line).orNull
   private val offsetWriter: ColumnWriter = writer.find(RecordColumns.Offset).orNull
   private val corruptWriter: ColumnWriter =
-    options.get("columnNameOfCorruptRecord").flatMap(writer.find).filter(_.isProjected).orNull
+    options.get(CommonOptions.CorruptRecordColumn).flatMap(writer.find).filter(_.isProjected).orNull
   private val rescuedWriter: ColumnWriter =
-    options.get("rescuedDataColumn").flatMap(writer.find).filter(_.isProjected).orNull
+    options.get(CommonOptions.RescuedDataColumn).flatMap(writer.find).filter(_.isProjected).orNull
   private val anyConverted = converters.exists(_ != null) || columnsWriter != null || rescuedWriter != null
   // `columns[n]`: only the listed elements are kept; the others are empty strings up to the largest index.
-  private val columnsIndexes: Array[Boolean] = options.get(TextBatchReader.ColumnsIndexesOption) match {
-    case None => null
-    case Some(list) =>
-      val ix = list.split(',').map(_.trim.toInt)
-      val keep = new Array[Boolean](ix.max + 1)
-      ix.foreach(keep(_) = true)
-      keep
-  }
+  private val columnsIndexes: Array[Boolean] =
+    negotiator.requestedElements(TextBatchReader.ColumnsName) match {
+      case None => null
+      case Some(ix) =>
+        val keep = new Array[Boolean](ix.max + 1)
+        ix.foreach(keep(_) = true)
+        keep
+    }
   parser.captureRaw = corruptWriter != null
   // Typed or string columns bound by position: the bytes of the other fields need not be copied, unless
   // they can appear in a message or a column (a failing record's text, rescued fields).
@@ -114,29 +110,25 @@ final class TextBatchReader(negotiator: SchemaNegotiator, settings: CsvSettings)
     }
   }
 
-  private def conversionSettings: TextConverter.Settings = {
-    val prefix = "format."
+  private def conversionSettings: TextConverter.Settings =
     TextConverter.Settings(
-      nullValue = options.get("nullValue"),
-      emptyValue = options.get("emptyValue"),
-      dateFormat = options.get("dateFormat"),
-      timestampFormat = options.get("timestampFormat"),
-      columnFormats = options.asMap.collect {
-        case (k, v) if k.startsWith(prefix) => k.substring(prefix.length).toLowerCase(Locale.ROOT) -> v
+      nullValue = options.get(TextOptions.NullValue),
+      emptyValue = options.get(TextOptions.EmptyValue),
+      dateFormat = options.get(TextOptions.DateFormat),
+      timestampFormat = options.get(TextOptions.TimestampFormat),
+      columnFormats = options.withPrefix(TextOptions.ColumnFormat).map { case (k, v) =>
+        k.toLowerCase(Locale.ROOT) -> v
       },
-      zone = options.get("timeZone").map(ZoneId.of).getOrElse(ZoneId.of("UTC"))
+      zone = CommonOptions.zone(options)
     )
-  }
 
   private def bindFields(): Array[TextConverter] =
     if (!settings.header && !positional) Array.empty
     else {
       val s = conversionSettings
-      val validateAll = options.getOrElse("validate", "projected").equalsIgnoreCase("all")
       readerSchema.fields.map { f =>
         writer.find(f.name) match {
-          case Some(w) if w.isProjected || (validateAll && w.field.dataType != StringType) =>
-            TextConverter(w, s)
+          case Some(w) if CommonOptions.converts(w, options) => TextConverter(w, s)
           case _ => null
         }
       }
@@ -227,7 +219,7 @@ final class TextBatchReader(negotiator: SchemaNegotiator, settings: CsvSettings)
     var bad = false
     while (i < n && i < bound) {
       val c = converters(i)
-      if (c != null && !c.write(bytes, parser.start(i), parser.fieldLength(i))) {
+      if (c != null && !c.writeField(bytes, parser.start(i), parser.fieldLength(i), parser.quoted(i))) {
         if (!conversionFailed(i)) return false
         bad = true
       }
@@ -302,8 +294,6 @@ object TextBatchReader {
   val ColumnsName = "columns"
   private val json = new com.fasterxml.jackson.databind.ObjectMapper()
 
-  /** Set by the scan when only some `columns[n]` are projected: the indexes, comma-separated. */
-  val ColumnsIndexesOption = "drill.columnsIndexes"
   val ColumnsSchema: StructType =
     StructType(Seq(StructField(ColumnsName, ArrayType(StringType, containsNull = false), nullable = true)))
 }

@@ -8,16 +8,25 @@ import java.util.Locale
 import org.apache.spark.sql.catalyst.util.DateTimeUtils
 import org.apache.spark.sql.types._
 
-import sparkdrill.formats.ColumnMetadata
+import sparkdrill.reader.ColumnMetadata
 import sparkdrill.loader.ColumnWriter
 
 /** Writes one text field into a column of its type. `write` returns false when the text cannot be converted
   * (the caller applies the `mode`). Typed conversions trim surrounding whitespace first; a blank field is null
   * in a nullable column, and the default (or the type's zero) in a NOT NULL one. String columns keep their
-  * text as it is.
+  * text as it is, except that an empty unquoted field is null there too (SPEC 9.1).
   */
 abstract class TextConverter(val writer: ColumnWriter) {
+
+  /** Writes `length` bytes of text as they are (a field, or a NOT NULL column's default). */
   def write(bytes: Array[Byte], start: Int, length: Int): Boolean
+
+  /** Writes a field as the parser read it; `quoted` tells whether it stood in quotes. Only string columns
+    * tell the two apart (an empty field is null unquoted, `""` or `emptyValue` quoted); a typed column reads
+    * an empty field as blank either way.
+    */
+  def writeField(bytes: Array[Byte], start: Int, length: Int, quoted: Boolean): Boolean =
+    write(bytes, start, length)
 
   /** The field is absent (a short row): null, or a NOT NULL column's default or zero. */
   def writeMissing(): Unit = {
@@ -49,7 +58,7 @@ object TextConverter {
     val field = writer.field
     val format = s.columnFormats.get(field.name.toLowerCase(Locale.ROOT))
     val base: TextConverter = field.dataType match {
-      case StringType => new StringConverter(writer, s.emptyValue)
+      case StringType => new StringConverter(writer, s.nullValue, s.emptyValue)
       case _ =>
         val parse: Parser = field.dataType match {
           case IntegerType => new BoundedIntParser(Int.MinValue, Int.MaxValue)
@@ -71,9 +80,8 @@ object TextConverter {
         new TypedConverter(writer, parse, blankValue(writer, parse))
     }
     s.nullValue match {
-      case Some(n) if n.nonEmpty || field.dataType == StringType =>
-        new NullValueConverter(base, n.getBytes(StandardCharsets.UTF_8))
-      case _ => base // an empty nullValue on a typed column: blanks are null already
+      case Some(n) if n.nonEmpty => new NullValueConverter(base, n.getBytes(StandardCharsets.UTF_8))
+      case _ => base // an empty nullValue: empty fields are null already (quoted ones: StringConverter)
     }
   }
 
@@ -102,31 +110,48 @@ object TextConverter {
     case _ => _.setNull()
   }
 
-  private final class StringConverter(w: ColumnWriter, emptyValue: Option[String]) extends TextConverter(w) {
-    private val empty = emptyValue.map(_.getBytes(StandardCharsets.UTF_8))
+  /** Text as it is. An empty field is null (a NOT NULL column's default or "") unless it was quoted; a quoted
+    * one is `emptyValue` (default ""), or null when that equals `nullValue`, as in Spark's CSV reader, which
+    * turns a quoted empty field into `emptyValue` and then compares it with `nullValue`.
+    */
+  private final class StringConverter(w: ColumnWriter, nullValue: Option[String], emptyValue: Option[String])
+      extends TextConverter(w) {
+    private val quotedEmpty: Array[Byte] = {
+      val text = emptyValue.getOrElse("")
+      if (nullValue.contains(text)) null else text.getBytes(StandardCharsets.UTF_8)
+    }
+
     def write(bytes: Array[Byte], start: Int, length: Int): Boolean = {
-      if (length == 0 && empty.isDefined) w.setBytes(empty.get, 0, empty.get.length)
-      else w.setBytes(bytes, start, length)
+      w.setBytes(bytes, start, length)
+      true
+    }
+
+    override def writeField(bytes: Array[Byte], start: Int, length: Int, quoted: Boolean): Boolean = {
+      if (length > 0) w.setBytes(bytes, start, length)
+      else if (quoted && quotedEmpty != null) w.setBytes(quotedEmpty, 0, quotedEmpty.length)
+      else writeMissing()
       true
     }
   }
 
+  /** A field whose text is `nullValue` (not empty: empty fields are handled by the column's converter) is
+    * null, or a NOT NULL column's default or zero.
+    */
   private final class NullValueConverter(inner: TextConverter, nullBytes: Array[Byte])
       extends TextConverter(inner.writer) {
+    private def isNull(bytes: Array[Byte], start: Int, length: Int): Boolean =
+      length == nullBytes.length &&
+        java.util.Arrays.equals(bytes, start, start + length, nullBytes, 0, length)
+
     def write(bytes: Array[Byte], start: Int, length: Int): Boolean =
-      if (
-        length == nullBytes.length && java.util.Arrays.equals(
-          bytes,
-          start,
-          start + length,
-          nullBytes,
-          0,
-          length
-        )
-      ) {
-        writer.setNull()
-        true
-      } else inner.write(bytes, start, length)
+      if (isNull(bytes, start, length)) { inner.writeMissing(); true }
+      else inner.write(bytes, start, length)
+
+    override def writeField(bytes: Array[Byte], start: Int, length: Int, quoted: Boolean): Boolean =
+      if (isNull(bytes, start, length)) { inner.writeMissing(); true }
+      else inner.writeField(bytes, start, length, quoted)
+
+    override def writeMissing(): Unit = inner.writeMissing()
   }
 
   private final class TypedConverter(w: ColumnWriter, parse: Parser, blank: ColumnWriter => Unit)

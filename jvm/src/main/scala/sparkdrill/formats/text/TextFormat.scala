@@ -1,21 +1,39 @@
 package sparkdrill.formats.text
 
-import sparkdrill.formats.{BatchReader, FormatPlugin, ReaderOptions, SchemaNegotiator}
+import org.apache.spark.sql.types.DataType
+
+import sparkdrill.reader.{
+  BatchReader,
+  CommonOptions,
+  FormatPlugin,
+  OptionSpec,
+  PrefixOptionSpec,
+  ReaderOptions,
+  SchemaNegotiator
+}
 
 /** Delimited text: csv (`,`), tsv (tab), psv (`|`); `delimiter` and friends override the defaults. */
-final class TextFormat(val name: String, val suffixes: Seq[String]) extends FormatPlugin {
+abstract class TextFormat(val name: String, val suffixes: Seq[String]) extends FormatPlugin {
+  override def options: Seq[OptionSpec[_]] = TextOptions.all
+  override def prefixOptions: Seq[PrefixOptionSpec] = Seq(TextOptions.ColumnFormat)
+
   // A split guesses that its first record starts after the first line end it sees; the reader of the split
   // before checks the guess and fails the query when a quoted line end made it wrong. multiLine=true reads
   // such files whole instead.
-  def splittable(options: ReaderOptions): Boolean = !options.boolean("multiLine", default = false)
+  def splittable(options: ReaderOptions): Boolean = !options(TextOptions.MultiLine)
+
+  def sampleRows(options: ReaderOptions): Int =
+    if (options(TextOptions.InferTypes)) CommonOptions.sampleLimit(options) else 0
+
+  override def bindsByPosition(options: ReaderOptions): Boolean = !options(TextOptions.Header)
+
+  override def inferType(samples: Iterator[String], options: ReaderOptions): DataType =
+    TextTypeInference.infer(samples)
 
   def newReader(negotiator: SchemaNegotiator): BatchReader =
     new TextBatchReader(negotiator, CsvSettings.from(name, negotiator.options))
 }
 
-object TextFormat {
-  val Csv = new TextFormat("csv", Seq("csv"))
-  val Tsv = new TextFormat("tsv", Seq("tsv"))
-  val Psv = new TextFormat("psv", Seq("psv"))
-  val all: Seq[TextFormat] = Seq(Csv, Tsv, Psv)
-}
+final class CsvFormat extends TextFormat("csv", Seq("csv"))
+final class TsvFormat extends TextFormat("tsv", Seq("tsv"))
+final class PsvFormat extends TextFormat("psv", Seq("psv"))

@@ -8,6 +8,7 @@ import org.apache.spark.sql.types.{ArrayType, DataType, StringType, StructField,
 
 import sparkdrill.loader.ProjectionFilter
 import sparkdrill.projection._
+import sparkdrill.reader.RecordColumns
 
 /** Resolves projections against the merged table and the column parsers (Drill's scan-level and table-level
   * projection in one step, since the table is known at planning).
@@ -29,8 +30,14 @@ final class ProjectionResolver private[schema] (
     if (config.definedSchema.isDefined) Nil // a defined schema is exactly the output
     else parsers.flatMap(p => p.wildcardColumns(context).map(p -> _))
 
+  // Under a defined schema, the columns `*` would add (dirN, hive keys) stay selectable by name (SPEC 5), as
+  // Spark keeps partition columns beside a user's schema.
   private val hiddenParsed: Seq[(ColumnParser, ParsedColumn)] =
-    parsers.flatMap(p => p.hiddenColumns(context).map(p -> _))
+    parsers.flatMap { p =>
+      val hidden = p.hiddenColumns(context)
+      val fromWildcard = if (config.definedSchema.isDefined) p.wildcardColumns(context) else Nil
+      (hidden ++ fromWildcard).map(p -> _)
+    }
 
   /** Data columns that hide a parser's column of the same name. */
   val warnings: Seq[String] =
@@ -41,10 +48,12 @@ final class ProjectionResolver private[schema] (
       }
     }
 
-  /** Hidden columns for Spark (metadata columns): not shadowed by data, not already in the table schema. */
+  /** Hidden columns for Spark (metadata columns), not already in the output. One a data column shadows is
+    * still listed: Spark offers it as `_name` (the table allows renaming conflicting metadata columns).
+    */
   def metadataColumns(output: Seq[OutputColumn]): Seq[StructField] = {
-    val taken = (table.columns.map(_.key) ++ output.map(c => lower(c.name))).toSet
-    hiddenParsed.map(_._2.field).filterNot(f => taken(lower(f.name)))
+    val taken = output.map(c => lower(c.name)).toSet
+    hiddenParsed.map(_._2.field).filterNot(f => taken(lower(f.name))).distinctBy(f => lower(f.name))
   }
 
   /** Narrows the scan's own projection to Spark's required columns (see [[ResolvedSchema.plan]]). */
@@ -82,7 +91,10 @@ final class ProjectionResolver private[schema] (
       }
       val field = StructField(col.name, dt, col.nullable)
       val ri =
-        addReader(ReaderColumn(field, col.fill, col.position, indexes), RequestedColumn(col.name, shape))
+        addReader(
+          ReaderColumn(field, col.fill, col.position, indexes, fromFile = col.origin != ColumnOrigin.Reader),
+          RequestedColumn(col.name, shape)
+        )
       val source =
         if (config.columnsArray && col.name.equalsIgnoreCase(ColumnsArrayParser.Name))
           ColumnSource.ColumnsArray(ri, ColumnsArrayParser.indexes(RequestedColumn(col.name, shape)))
@@ -103,12 +115,22 @@ final class ProjectionResolver private[schema] (
             request
           )
           out += OutputColumn(field, ColumnSource.ColumnsArray(ri, ix))
-        case ParsedKind.Implicit(kind) =>
-          kind match {
-            case _: ImplicitKind.FileKind => parsed(out.size) = parser -> pc
-            case _: ImplicitKind.RowKind =>
-          }
+        case ParsedKind.Implicit(kind: ImplicitKind.FileKind) =>
+          parsed(out.size) = parser -> pc
           out += OutputColumn(field, ColumnSource.ImplicitColumn(kind))
+        case ParsedKind.Implicit(kind: ImplicitKind.RowKind) =>
+          // `_line` and `_offset` come from the reader, through a loader column of their own.
+          val recordField =
+            if (kind == ImplicitKind.Line) RecordColumns.LineField else RecordColumns.OffsetField
+          val ri = readers.indexWhere(_._1.field.name == recordField.name) match {
+            case -1 =>
+              addReader(
+                ReaderColumn(recordField, Fill.Zero, None, None, fromFile = false),
+                RequestedColumn.whole(recordField.name)
+              )
+            case i => i
+          }
+          out += OutputColumn(field, ColumnSource.RecordColumn(kind, ri))
         case ParsedKind.Partition(key) =>
           parsed(out.size) = parser -> pc
           out += OutputColumn(field, ColumnSource.PartitionColumn(key))
@@ -117,9 +139,6 @@ final class ProjectionResolver private[schema] (
           out += OutputColumn(field, ColumnSource.ParserColumn(id))
       }
     }
-
-    def claim(column: RequestedColumn): Option[(ColumnParser, ParsedColumn)] =
-      parsers.iterator.flatMap(p => p.parse(column, context).map(p -> _)).nextOption()
 
     def resolveNamed(item: ProjectionItem.Column): Unit = {
       val column = item.column
@@ -184,6 +203,23 @@ final class ProjectionResolver private[schema] (
       table.fileColumns
     )
   }
+
+  private def claim(column: RequestedColumn): Option[(ColumnParser, ParsedColumn)] =
+    parsers.iterator.flatMap(p => p.parse(column, context).map(p -> _)).nextOption()
+
+  /** The per-file string column `name` stands for (`dirN`, a hive key, `filename`, `filepath`, `fqn`,
+    * `suffix`), served by a built-in parser, for pruning files at planning; None for a data column or any
+    * other column. Other parsers' columns are left out: their values are asked only for files a query reads.
+    */
+  def perFileColumn(name: String): Option[(ColumnParser, ParsedColumn)] =
+    if (table.find(name).isDefined) None
+    else
+      claim(RequestedColumn.whole(name)).filter { case (_, pc) =>
+        pc.dataType == StringType && (pc.kind match {
+          case ParsedKind.Implicit(_: ImplicitKind.FileKind) | ParsedKind.Partition(_) => true
+          case _ => false
+        })
+      }
 
   /** The type of a table column narrowed to a projected shape; a shape the type cannot have is an error. */
   private def applyShape(path: String, dt: DataType, shape: Shape, firstFile: Option[String]): DataType = {

@@ -4,7 +4,7 @@ import org.apache.spark.sql.catalyst.expressions.Literal
 import org.apache.spark.sql.types.{StructField, StructType}
 
 import sparkdrill.loader.ProjectionFilter
-import sparkdrill.projection.{ImplicitKind, PartitionKey}
+import sparkdrill.projection.{ColumnParser, ImplicitKind, ParsedColumn, PartitionKey}
 
 /** Where an output column's values come from. */
 sealed trait ColumnSource extends Serializable
@@ -17,8 +17,11 @@ object ColumnSource {
   /** Headerless text's `columns` array, reader column `readerIndex`; `indexes` the only elements to read. */
   final case class ColumnsArray(readerIndex: Int, indexes: Option[Seq[Int]]) extends ColumnSource
 
-  /** A file metadata column: a per-file constant for file kinds, from the reader for `_line`/`_offset`. */
-  final case class ImplicitColumn(kind: ImplicitKind) extends ColumnSource
+  /** A file metadata column (`filename`, ...): a per-file constant. */
+  final case class ImplicitColumn(kind: ImplicitKind.FileKind) extends ColumnSource
+
+  /** `_line` or `_offset`: written by the reader into reader column `readerIndex`. */
+  final case class RecordColumn(kind: ImplicitKind.RowKind, readerIndex: Int) extends ColumnSource
 
   /** `dirN` or a hive key: a per-file constant. */
   final case class PartitionColumn(key: PartitionKey) extends ColumnSource
@@ -33,7 +36,7 @@ final case class OutputColumn(field: StructField, source: ColumnSource) {
 
   /** Whether the value is the same for every row of a file (computed on the driver). */
   def isPerFile: Boolean = source match {
-    case ColumnSource.ImplicitColumn(_: ImplicitKind.FileKind) => true
+    case ColumnSource.ImplicitColumn(_) => true
     case ColumnSource.PartitionColumn(_) | ColumnSource.ParserColumn(_) => true
     case _ => false
   }
@@ -46,7 +49,8 @@ final case class ReaderColumn(
     field: StructField,
     fill: Fill,
     position: Option[Int],
-    indexes: Option[Seq[Int]]
+    indexes: Option[Seq[Int]],
+    fromFile: Boolean = true
 )
 
 /** The defined schema handed to every reader (SPEC's "reader input schema"): the output minus implicit and
@@ -60,12 +64,6 @@ final case class ReaderInput(columns: Seq[ReaderColumn], filter: ProjectionFilte
 
 /** A reader column the file does not have, and the value that fills it for every row of the file. */
 final case class MissingColumn(readerIndex: Int, field: StructField, value: Literal)
-
-/** A per-file constant output column. */
-final case class FileConstant(outputIndex: Int, field: StructField, value: Literal)
-
-/** What executors need to know about one file beyond the [[ReaderInput]]: computed on the driver. */
-final case class FilePlan(path: String, missing: Seq[MissingColumn], constants: Seq[FileConstant])
 
 /** The result of resolving a scan's files against its options.
   *
@@ -100,4 +98,7 @@ final case class ResolvedSchema(
     * option's shapes are kept (`columns[2]` still reads only element 2).
     */
   def plan(required: sparkdrill.projection.Projection): ScanPlan = resolver.plan(resolver.narrow(required))
+
+  /** See [[ProjectionResolver.perFileColumn]]. */
+  def perFileColumn(name: String): Option[(ColumnParser, ParsedColumn)] = resolver.perFileColumn(name)
 }

@@ -4,8 +4,9 @@ import java.util.Locale
 
 import org.apache.spark.sql.types.StructType
 
-import sparkdrill.formats.ReaderOptions
 import sparkdrill.projection.{ColumnParser, ImplicitLabels}
+import sparkdrill.reader.{CommonOptions, ReaderOptions}
+import sparkdrill.scan.ScanOptions
 
 /** Option `schemaMode` (SPEC 5). */
 sealed trait SchemaMode extends Serializable
@@ -60,7 +61,13 @@ object PartitionStyle {
   }
 }
 
-/** Everything the tracker needs besides the projection and the files. */
+/** Everything the tracker needs besides the projection and the files.
+  *
+  * @param byPosition the files name no columns (headerless text): a provided or defined schema binds to
+  *   fields by position, and without one each file is the single array column `columns`
+  * @param extraColumns string columns the readers fill themselves (the corrupt-record and rescued-data
+  *   columns), added after the data columns unless a defined schema names them
+  */
 final case class ScanConfig(
     schemaMode: SchemaMode = SchemaMode.Evolve,
     typeConflict: TypeConflictMode = TypeConflictMode.Widen,
@@ -71,41 +78,50 @@ final case class ScanConfig(
     partitionLabel: String = "dir",
     partitionColumns: Boolean = true,
     partitionStyle: PartitionStyle = PartitionStyle.Dirs,
-    header: Boolean = false,
-    allTextMode: Boolean = false,
+    byPosition: Boolean = false,
+    extraColumns: Seq[String] = Nil,
     parsers: Seq[ColumnParser] = Nil
 ) {
 
   /** Headerless text binds provided (or defined) columns to fields by position (SPEC 5). */
-  def positional: Boolean = !header && (definedSchema.isDefined || providedSchema.isDefined)
+  def positional: Boolean = byPosition && (definedSchema.isDefined || providedSchema.isDefined)
 
   /** Headerless text without a schema has the single `columns` array. */
-  def columnsArray: Boolean = !header && definedSchema.isEmpty && providedSchema.isEmpty
+  def columnsArray: Boolean = byPosition && definedSchema.isEmpty && providedSchema.isEmpty
 }
 
 object ScanConfig {
 
-  /** Reads the SPEC options (case-insensitive names). `definedSchema` is Spark's user schema, `parsers` any
-    * extra (Python) column parsers, asked after the built-in ones.
+  /** Reads the SPEC options. `definedSchema` is Spark's user schema, `parsers` any extra (Python) column
+    * parsers, asked after the built-in ones; `byPosition` whether the files bind columns by position (their
+    * formats say so).
     */
   def fromOptions(
       options: ReaderOptions,
       definedSchema: Option[StructType] = None,
-      parsers: Seq[ColumnParser] = Nil
+      parsers: Seq[ColumnParser] = Nil,
+      byPosition: Boolean = false
   ): ScanConfig =
     ScanConfig(
-      schemaMode = options.get("schemaMode").map(SchemaMode.parse).getOrElse(SchemaMode.Evolve),
-      typeConflict =
-        options.get("typeConflict").map(TypeConflictMode.parse).getOrElse(TypeConflictMode.Widen),
-      providedSchema = options.get("providedSchema").filter(_.trim.nonEmpty).map(ProvidedSchema.parse),
-      strictSchema = options.boolean("strictSchema", default = false),
+      schemaMode = SchemaMode.parse(options(ScanOptions.SchemaMode)),
+      typeConflict = TypeConflictMode.parse(options(ScanOptions.TypeConflict)),
+      providedSchema =
+        options.get(ScanOptions.ProvidedSchema).filter(_.trim.nonEmpty).map(ProvidedSchema.parse),
+      strictSchema = options(ScanOptions.StrictSchema),
       definedSchema = definedSchema,
-      implicitLabels = ImplicitLabels.fromOptions(options.get),
-      partitionLabel = options.getOrElse("partitionLabel", "dir"),
-      partitionColumns = options.boolean("partitionColumns", default = true),
-      partitionStyle = options.get("partitionStyle").map(PartitionStyle.parse).getOrElse(PartitionStyle.Dirs),
-      header = options.boolean("header", default = false),
-      allTextMode = options.boolean("allTextMode", default = false),
+      implicitLabels = ImplicitLabels(
+        filename = options(ScanOptions.FilenameLabel),
+        filepath = options(ScanOptions.FilepathLabel),
+        fqn = options(ScanOptions.FqnLabel),
+        suffix = options(ScanOptions.SuffixLabel),
+        lmt = options(ScanOptions.LmtLabel)
+      ),
+      partitionLabel = options(ScanOptions.PartitionLabel),
+      partitionColumns = options(ScanOptions.PartitionColumns),
+      partitionStyle = PartitionStyle.parse(options(ScanOptions.PartitionStyle)),
+      byPosition = byPosition,
+      extraColumns =
+        Seq(CommonOptions.CorruptRecordColumn, CommonOptions.RescuedDataColumn).flatMap(options.get(_)),
       parsers = parsers
     )
 }

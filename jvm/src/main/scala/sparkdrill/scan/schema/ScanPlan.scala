@@ -1,13 +1,12 @@
 package sparkdrill.scan.schema
 
-import org.apache.spark.sql.catalyst.expressions.Literal
 import org.apache.spark.sql.types.StructType
 
 import sparkdrill.projection.{ColumnParser, FileInfo, ParsedColumn}
 
 /** One projection resolved against the scan: the output columns in order with their sources, the reader input
-  * and, per file, missing columns and constants. Lives on the driver (it holds the column parsers); ship
-  * [[ReaderInput]] and [[FilePlan]]s to executors.
+  * and, per file, missing columns and constants. Lives on the driver (it holds the column parsers); the scan
+  * ships what executors need in its `ScanSpec` and `FileTask`s.
   */
 final class ScanPlan private[schema] (
     val output: Seq[OutputColumn],
@@ -21,25 +20,34 @@ final class ScanPlan private[schema] (
   /** count(*): no values are read. */
   def isCount: Boolean = output.isEmpty
 
-  /** Missing reader columns and per-file constants for one file of the scan. Calls column parsers, so only on
-    * the driver. Throws for a file that was not part of the discovery.
+  /** The output columns that are per-file constants, in output order; a column's place here is its slot. */
+  val constantColumns: Seq[Int] = parsed.keys.toSeq.sorted
+
+  /** The reader columns `file` lacks, with the value that fills them (null for nullable ones). Throws for a
+    * file that was not part of the discovery.
     */
-  def filePlan(file: FileInfo): FilePlan = {
-    val missing =
-      if (readerInput.byPosition) Nil
-      else {
-        val has = fileColumns.getOrElse(
-          file.path,
-          throw new IllegalArgumentException(s"file ${file.path} was not part of the schema discovery")
-        )
-        readerInput.columns.zipWithIndex.collect {
-          case (c, i) if !has(c.field.name.toLowerCase(java.util.Locale.ROOT)) =>
-            MissingColumn(i, c.field, c.fill.literal(c.field.dataType))
-        }
+  def missing(file: FileInfo): Seq[MissingColumn] =
+    if (readerInput.byPosition) Nil
+    else {
+      val has = fileColumns.getOrElse(
+        file.path,
+        throw new IllegalArgumentException(s"file ${file.path} was not part of the schema discovery")
+      )
+      readerInput.columns.zipWithIndex.collect {
+        case (c, i) if c.fromFile && !has(c.field.name.toLowerCase(java.util.Locale.ROOT)) =>
+          MissingColumn(i, c.field, c.fill.literal(c.field.dataType))
       }
-    val constants = parsed.toSeq.sortBy(_._1).map { case (i, (parser, column)) =>
-      FileConstant(i, output(i).field, Literal(parser.value(column, file), column.dataType))
     }
-    FilePlan(file.path, missing, constants)
+
+  /** The per-file constants of `files`: for each file, one Spark internal value per [[constantColumns]]
+    * entry. Calls the column parsers, so only on the driver: once per column for all the files (a Python
+    * parser answers them in one call).
+    */
+  def constants(files: Seq[FileInfo]): IndexedSeq[IndexedSeq[Any]] = {
+    val byColumn = constantColumns.map { i =>
+      val (parser, column) = parsed(i)
+      parser.values(column, files).toIndexedSeq
+    }
+    files.indices.map(f => byColumn.map(_(f)).toIndexedSeq)
   }
 }

@@ -4,10 +4,10 @@ import java.util.Locale
 
 import scala.collection.mutable
 
-import org.apache.spark.sql.types.{DataType, StructField}
+import org.apache.spark.sql.types.{DataType, StringType, StructField}
 
-import sparkdrill.formats.TypeLattice
-import sparkdrill.formats.TypeLattice.Kind
+import sparkdrill.reader.TypeLattice
+import sparkdrill.reader.TypeLattice.Kind
 
 /** Where a table column comes from. */
 sealed trait ColumnOrigin extends Serializable
@@ -15,6 +15,9 @@ sealed trait ColumnOrigin extends Serializable
 object ColumnOrigin {
   case object Provided extends ColumnOrigin
   case object Defined extends ColumnOrigin
+
+  /** A column the readers fill themselves: the corrupt-record or rescued-data column. */
+  case object Reader extends ColumnOrigin
   final case class Discovered(firstFile: String) extends ColumnOrigin
 }
 
@@ -107,10 +110,7 @@ object TableMerger {
       val isFirst = first.exists(_ eq file)
       val perColumn = file.schema.fields.toSeq.map { field =>
         val key = lower(field.name)
-        val kind = {
-          val k = TypeLattice.of(field.dataType)
-          if (config.allTextMode) TypeLattice.allText(k) else k
-        }
+        val kind = TypeLattice.of(field.dataType)
         val status: ColumnStatus =
           if (config.positional) ColumnStatus.ByPosition
           else
@@ -136,7 +136,7 @@ object TableMerger {
       statuses += file -> perColumn
     }
 
-    val columns = entries.values.toVector.map {
+    val dataColumns = entries.values.toVector.map {
       case Fixed(c) => c
       case f: Found =>
         ScanColumn(
@@ -148,6 +148,15 @@ object TableMerger {
           None
         )
     }
+    // The corrupt-record and rescued-data columns, when asked for, are string columns after the data (a
+    // defined schema must name them itself, as with Spark's readers).
+    val extra =
+      if (config.definedSchema.isDefined) Vector.empty
+      else
+        config.extraColumns.filterNot(c => entries.contains(lower(c))).distinctBy(lower).map { c =>
+          ScanColumn(c, StringType, nullable = true, Fill.Null, ColumnOrigin.Reader, None)
+        }
+    val columns = dataColumns ++ extra
     val byKey = columns.map(c => c.key -> c).toMap
     val all = statuses.result()
 
@@ -178,7 +187,7 @@ object TableMerger {
             table.flatMap(_.firstFile)
           )
         },
-        missing = if (config.positional) Nil else columns.filterNot(c => keys(c.key)).map(_.name)
+        missing = if (config.positional) Nil else dataColumns.filterNot(c => keys(c.key)).map(_.name)
       )
     }
     reports.flatMap(_.conflicts).foreach(c => warnings += s"type conflict widened: ${c.describe}")

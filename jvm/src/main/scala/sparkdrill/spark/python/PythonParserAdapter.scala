@@ -8,7 +8,7 @@ import org.apache.spark.sql.catalyst.expressions.{Cast, EvalMode, Literal}
 import org.apache.spark.sql.types.{DataType, StringType, StructField}
 import org.apache.spark.unsafe.types.UTF8String
 
-import sparkdrill.formats.ScanException
+import sparkdrill.reader.ScanException
 import sparkdrill.projection.{
   ColumnParser,
   FileInfo,
@@ -23,6 +23,8 @@ import sparkdrill.projection.{
   * column's type with Spark's own cast (a date as `2024-01-31`, a timestamp as ISO text in the session's
   * zone unless it names one). Held by the driver's table plan only; never shipped to executors.
   */
+private object NullValue
+
 final class PythonParserAdapter(@transient private val proxy: PythonColumnParser, timeZone: String)
     extends ColumnParser {
   private val mapper = new ObjectMapper()
@@ -36,33 +38,54 @@ final class PythonParserAdapter(@transient private val proxy: PythonColumnParser
   override def hiddenColumns(context: ParseContext): Seq[ParsedColumn] =
     listed.flatMap(name => parse(RequestedColumn(name, Shape.Whole), context))
 
+  // Python is asked once per name and once per (column, file) for the life of the parser: every query on
+  // every table reuses the answers (a Py4J round trip costs far more than a lookup).
+  private val claims = new java.util.concurrent.ConcurrentHashMap[String, Option[ParsedColumn]]()
+  private val answers = new java.util.concurrent.ConcurrentHashMap[(String, String), Any]()
+
   def parse(column: RequestedColumn, context: ParseContext): Option[ParsedColumn] = column.shape match {
-    case Shape.Whole =>
-      Option(call(s"parsing column '${column.name}'", proxy.parse(column.name))).map { json =>
-        val answer = mapper.readTree(json)
-        if (answer.has("error"))
-          throw new IllegalArgumentException(
-            s"spark-drill: column parser '$id' raised ${answer.get("error").asText} for column '${column.name}'"
-          )
-        val ddl = answer.get("type").asText
-        val dataType =
-          try DataType.fromDDL(ddl)
-          catch {
-            case e: Exception =>
-              throw new IllegalArgumentException(
-                s"spark-drill: column parser '$id' gave column '${column.name}' the type '$ddl', which is not a " +
-                  "Spark SQL type",
-                e
-              )
-          }
-        ParsedColumn(StructField(column.name, dataType), ParsedKind.Custom(id))
-      }
+    case Shape.Whole => claims.computeIfAbsent(column.name, name => ask(name))
     case _ => None
   }
+
+  private def ask(name: String): Option[ParsedColumn] =
+    Option(call(s"parsing column '$name'", proxy.parse(name))).map { json =>
+      val answer = mapper.readTree(json)
+      if (answer.has("error"))
+        throw new IllegalArgumentException(
+          s"spark-drill: column parser '$id' raised ${answer.get("error").asText} for column '$name'"
+        )
+      val ddl = answer.get("type").asText
+      val dataType =
+        try DataType.fromDDL(ddl)
+        catch {
+          case e: Exception =>
+            throw new IllegalArgumentException(
+              s"spark-drill: column parser '$id' gave column '$name' the type '$ddl', which is not a " +
+                "Spark SQL type",
+              e
+            )
+        }
+      ParsedColumn(StructField(name, dataType), ParsedKind.Custom(id))
+    }
 
   def value(column: ParsedColumn, file: FileInfo): Any = values(column, Seq(file)).head
 
   override def values(column: ParsedColumn, files: Seq[FileInfo]): Seq[Any] = {
+    val missing = files.filterNot(f => answers.containsKey(column.name -> f.path)).distinctBy(_.path)
+    if (missing.nonEmpty)
+      missing.zip(askValues(column, missing)).foreach { case (f, v) =>
+        answers.put(column.name -> f.path, if (v == null) NullValue else v)
+      }
+    files.map(f =>
+      answers.get(column.name -> f.path) match {
+        case NullValue => null
+        case v => v
+      }
+    )
+  }
+
+  private def askValues(column: ParsedColumn, files: Seq[FileInfo]): Seq[Any] = {
     val request = JsonNodeFactory.instance.arrayNode()
     files.foreach { f =>
       val node = request.addObject()

@@ -2,7 +2,6 @@ package sparkdrill.formats.json
 
 import java.io.ByteArrayInputStream
 import java.nio.charset.StandardCharsets.UTF_8
-import java.time.ZoneOffset
 
 import scala.collection.mutable.ArrayBuffer
 import scala.util.Random
@@ -13,20 +12,20 @@ import org.apache.spark.sql.types._
 import org.scalatest.funsuite.AnyFunSuite
 
 import sparkdrill.TestFiles
-import sparkdrill.formats.ReaderOptions
-import sparkdrill.scan.{FileTask, ScanLifecycle, TablePlan}
+import sparkdrill.reader.ScanException
+import sparkdrill.scan.{ScanLifecycle, ScanTestKit, TableScan}
 
 class JsonReaderSuite extends AnyFunSuite with TestFiles {
   private val conf = new Configuration()
 
-  private def plan(options: (String, String)*): TablePlan =
-    TablePlan.open(Seq(root.toString), ReaderOptions(options: _*), None, conf, ZoneOffset.UTC)
+  private def plan(options: (String, String)*): TableScan =
+    ScanTestKit.open(Seq(root.toString), Seq(options: _*))
 
   /** Every row of a whole read, as Scala values (structs as Seqs), with the batch sizes. */
-  private def read(p: TablePlan): (Seq[Seq[Any]], Seq[Int]) = {
-    val spec = p.specFor(p.schema)
+  private def read(p: TableScan): (Seq[Seq[Any]], Seq[Int]) = {
+    val spec = ScanTestKit.query(p, p.schema).spec
     val lifecycle =
-      new ScanLifecycle(spec, p.files.map(f => FileTask(f, 0L, Long.MaxValue, None)).toArray, conf)
+      new ScanLifecycle(spec, ScanTestKit.query(p, p.schema).tasks.flatten, conf)
     val rows = ArrayBuffer.empty[Seq[Any]]
     val sizes = ArrayBuffer.empty[Int]
     try
@@ -40,6 +39,12 @@ class JsonReaderSuite extends AnyFunSuite with TestFiles {
       }
     finally lifecycle.close()
     (rows.toSeq, sizes.toSeq)
+  }
+
+  /** The schema and rows of one file under `root`, read alone. */
+  private def readFile(name: String, options: (String, String)*): (String, Seq[Seq[Any]]) = {
+    val p = ScanTestKit.open(Seq(root.resolve(name).toString), options)
+    (p.schema.simpleString, read(p)._1)
   }
 
   // Rows, structs and arrays all read through Spark's SpecializedGetters.
@@ -113,5 +118,57 @@ class JsonReaderSuite extends AnyFunSuite with TestFiles {
     assert(tape.position == restart)
     val rest = new String(tape.readAllBytes(), UTF_8)
     assert(rest == "{\"a\": 2}\n")
+  }
+
+  test("top-level values that are not objects are rows of the column value, typed by widening") {
+    write(
+      "lines.json" -> "1\n2\n",
+      "string.json" -> "\"a\"\n",
+      "nulls.json" -> "null\n3\n",
+      "root.json" -> "[4, \"hello\"]",
+      "fractions.json" -> "[1, 2.5]\n",
+      "pretty.json" -> "[\n  [1, 2],\n  [3]\n]\n",
+      "arrays.json" -> "[1, 2]\n[3]\n",
+      "first.json" -> "5\n[6]\n"
+    )
+    assert(readFile("lines.json") == ("struct<value:bigint>", Seq(Seq(1L), Seq(2L))))
+    assert(readFile("string.json") == ("struct<value:string>", Seq(Seq("a"))))
+    assert(readFile("nulls.json") == ("struct<value:bigint>", Seq(Seq(null), Seq(3L))))
+    // A file that is one array of scalars: its elements are the records.
+    assert(readFile("root.json") == ("struct<value:string>", Seq(Seq("4"), Seq("hello"))))
+    assert(readFile("fractions.json") == ("struct<value:double>", Seq(Seq(1.0), Seq(2.5))))
+    assert(readFile("pretty.json") == ("struct<value:array<bigint>>", Seq(Seq(Seq(1L, 2L)), Seq(Seq(3L)))))
+    // A stream of arrays, or arrays after a first value that is not one: each array is a record.
+    assert(readFile("arrays.json") == ("struct<value:array<bigint>>", Seq(Seq(Seq(1L, 2L)), Seq(Seq(3L)))))
+    assert(readFile("first.json") == ("struct<value:array<bigint>>", Seq(Seq(Seq(5L)), Seq(Seq(6L)))))
+  }
+
+  test("objects and other values in one file: keys to their columns, the rest to value") {
+    write(
+      "mixed.json" -> "{\"a\": 1}\n5\n{\"a\": 2}\n7\n",
+      "key.json" -> "{\"Value\": 1}\n2\n",
+      "array.json" -> "[{\"a\": 1}, 2, {\"a\": 3}]\n[4]\n"
+    )
+    assert(
+      readFile("mixed.json") ==
+        ("struct<a:bigint,value:bigint>", Seq(Seq(1L, null), Seq(null, 5L), Seq(2L, null), Seq(null, 7L)))
+    )
+    assert(readFile("key.json") == ("struct<Value:bigint>", Seq(Seq(1L), Seq(2L))))
+    // A first array that starts with an object is a root array, and so is every later top-level array.
+    assert(
+      readFile("array.json") ==
+        ("struct<a:bigint,value:bigint>", Seq(Seq(1L, null), Seq(null, 2L), Seq(3L, null), Seq(null, 4L)))
+    )
+  }
+
+  test("a broken top-level value is one malformed record; reading goes on at the next line") {
+    write("b.json" -> "1\n2x\n3\n")
+    assert(
+      readFile("b.json", "columnNameOfCorruptRecord" -> "_corrupt") ==
+        ("struct<value:bigint,_corrupt:string>", Seq(Seq(1L, null), Seq(null, "2x"), Seq(3L, null)))
+    )
+    assert(readFile("b.json", "mode" -> "DROPMALFORMED")._2 == Seq(Seq(1L), Seq(3L)))
+    val e = intercept[ScanException](readFile("b.json", "mode" -> "FAILFAST"))
+    assert(e.line == 2L && e.offset == 2L, e.getMessage)
   }
 }

@@ -7,17 +7,34 @@ import scala.collection.mutable.ArrayBuffer
 
 import org.scalatest.funsuite.AnyFunSuite
 
-import sparkdrill.formats.ReaderOptions
+import sparkdrill.reader.ReaderOptions
+import sparkdrill.scan.TableScan
 
 class CsvParserSuite extends AnyFunSuite {
+  private def opts(entries: (String, String)*): ReaderOptions = TableScan.parseOptions(entries.toMap)
+
   private def records(text: String, options: (String, String)*): Seq[Seq[String]] =
     recordsOf(text.getBytes(UTF_8), options: _*)
 
   private def recordsOf(bytes: Array[Byte], options: (String, String)*): Seq[Seq[String]] = {
     val p =
-      new CsvParser(new ByteArrayInputStream(bytes), CsvSettings.from("csv", ReaderOptions(options: _*)))
+      new CsvParser(new ByteArrayInputStream(bytes), CsvSettings.from("csv", opts(options: _*)))
     val out = ArrayBuffer.empty[Seq[String]]
     while (p.next()) out += p.fields
+    out.toSeq
+  }
+
+  /** Each record's fields with whether each was quoted; fails on a record with an unclosed quote. */
+  private def quoting(text: String, options: (String, String)*): Seq[Seq[(String, Boolean)]] = {
+    val p = new CsvParser(
+      new ByteArrayInputStream(text.getBytes(UTF_8)),
+      CsvSettings.from(options.toMap.getOrElse("format", "csv"), opts(options: _*))
+    )
+    val out = ArrayBuffer.empty[Seq[(String, Boolean)]]
+    while (p.next()) {
+      assert(!p.unterminatedQuote, s"malformed record at line ${p.recordLine}")
+      out += (0 until p.fieldCount).map(i => p.field(i) -> p.quoted(i))
+    }
     out.toSeq
   }
 
@@ -35,7 +52,7 @@ class CsvParserSuite extends AnyFunSuite {
   ) {
     val text = "a,\"b,\nc\",d,e\nf,g,\"h\"\"i\",j,k\n"
     val p =
-      new CsvParser(new ByteArrayInputStream(text.getBytes(UTF_8)), CsvSettings.from("csv", ReaderOptions()))
+      new CsvParser(new ByteArrayInputStream(text.getBytes(UTF_8)), CsvSettings.from("csv", opts()))
     p.keep = Array(false, true, false)
     val out = ArrayBuffer.empty[(Seq[String], Long, Long)]
     while (p.next()) out += ((p.fields, p.recordLine, p.recordOffset))
@@ -49,7 +66,7 @@ class CsvParserSuite extends AnyFunSuite {
   test("a UTF-8 byte order mark is dropped, but offsets count it") {
     val bytes = Array(0xef, 0xbb, 0xbf).map(_.toByte) ++ "a,b\n1,2\n".getBytes(UTF_8)
     assert(recordsOf(bytes) == Seq(Seq("a", "b"), Seq("1", "2")))
-    val p = new CsvParser(new ByteArrayInputStream(bytes), CsvSettings.from("csv", ReaderOptions()))
+    val p = new CsvParser(new ByteArrayInputStream(bytes), CsvSettings.from("csv", opts()))
     assert(p.next() && p.recordOffset == 3L && p.next() && p.recordOffset == 7L)
   }
 
@@ -62,7 +79,7 @@ class CsvParserSuite extends AnyFunSuite {
     assert(recordsOf("a\tb\n".getBytes(UTF_8)) == Seq(Seq("a\tb")))
     val tsv = new CsvParser(
       new ByteArrayInputStream("a\tb\n".getBytes(UTF_8)),
-      CsvSettings.from("tsv", ReaderOptions())
+      CsvSettings.from("tsv", opts())
     )
     assert(tsv.next() && tsv.fields == Seq("a", "b"))
     assert(records("1;'a;b'\n", "delimiter" -> ";", "quote" -> "'") == Seq(Seq("1", "a;b")))
@@ -73,7 +90,7 @@ class CsvParserSuite extends AnyFunSuite {
   test("an unclosed quote marks the record; line numbers count quoted line ends") {
     val p = new CsvParser(
       new ByteArrayInputStream("a\n\"b\nc\nd\"\ne\n\"f".getBytes(UTF_8)),
-      CsvSettings.from("csv", ReaderOptions())
+      CsvSettings.from("csv", opts())
     )
     val lines = ArrayBuffer.empty[(Long, Boolean)]
     while (p.next()) lines += (p.recordLine -> p.unterminatedQuote)
@@ -83,9 +100,75 @@ class CsvParserSuite extends AnyFunSuite {
   test("raw records keep their quotes when asked") {
     val p = new CsvParser(
       new ByteArrayInputStream("1,\"a\"\"b\"\n".getBytes(UTF_8)),
-      CsvSettings.from("csv", ReaderOptions())
+      CsvSettings.from("csv", opts())
     )
     p.captureRaw = true
     assert(p.next() && p.rawRecord == "1,\"a\"\"b\"")
+  }
+
+  test("spaces and tabs between a closing quote and the delimiter are dropped") {
+    assert(quoting("\"onions\"  ,\",\"\n") == Seq(Seq("onions" -> true, "," -> true)))
+    assert(
+      quoting("\"a\" \t,b,\"c\"\t ,d\n") == Seq(Seq("a" -> true, "b" -> false, "c" -> true, "d" -> false))
+    )
+  }
+
+  test("spaces and tabs between a closing quote and a line end (LF, CRLF, CR, end of input) are dropped") {
+    assert(records("\"a\" \t\nb\n") == Seq(Seq("a"), Seq("b")))
+    assert(records("x,\"a\"  \r\n\"b\"\t\r\n") == Seq(Seq("x", "a"), Seq("b")))
+    assert(records("\"a\" \rb\r") == Seq(Seq("a"), Seq("b")))
+    assert(records("x,\"a\" \t") == Seq(Seq("x", "a")))
+    assert(records("\"a\"  |b|", "lineDelimiter" -> "|") == Seq(Seq("a"), Seq("b")))
+  }
+
+  test("a quote that blanks and then other bytes follow is data, and so are the blanks") {
+    assert(quoting("\"a\" b\",c\n") == Seq(Seq("a\" b" -> true, "c" -> false)))
+    assert(quoting("\"a\"  \"\n") == Seq(Seq("a\"  " -> true)))
+  }
+
+  test("a quote after leading spaces or tabs opens a quoted field; unquoted fields keep their blanks") {
+    assert(
+      quoting("1970,  73, \"Hi, Mom!\"\n") ==
+        Seq(Seq("1970" -> false, "  73" -> false, "Hi, Mom!" -> true))
+    )
+    assert(quoting("\t \"x\ty\" ,a\n") == Seq(Seq("x\ty" -> true, "a" -> false)))
+    assert(quoting(" a ,  ,b, \n") == Seq(Seq(" a " -> false, "  " -> false, "b" -> false, " " -> false)))
+    assert(quoting(" x\"y\"\n") == Seq(Seq(" x\"y\"" -> false)))
+  }
+
+  test("header names from quotes after blanks") {
+    val header = quoting("\"Year\", \"Score\", \"Title\"\n").head
+    assert(header == Seq("Year" -> true, "Score" -> true, "Title" -> true))
+    assert(HeaderNames.clean(header.map(_._1)) == Seq("Year", "Score", "Title"))
+  }
+
+  test("a tab that is the delimiter is never a blank around quotes") {
+    assert(
+      quoting("\"a\"\t \"b\" \t\"c\"\n", "format" -> "tsv") == Seq(Seq("a" -> true, "b" -> true, "c" -> true))
+    )
+    assert(quoting("\t\"a\"\n", "format" -> "tsv") == Seq(Seq("" -> false, "a" -> true)))
+  }
+
+  test("blanks around quotes across a buffer boundary") {
+    val n = CsvParser.BufferSize
+    val long = "x" * (n - 3)
+    assert(records("\"" + long + "\"" + " " * 10 + ",y\n") == Seq(Seq(long, "y")))
+    val line = "z" * (n - 5)
+    assert(records("a," + line + "\n" + " " * 6 + "\"q\" \t\n") == Seq(Seq("a", line), Seq("q")))
+  }
+
+  test("quote=\"\" turns quoting off") {
+    assert(
+      quoting("\"a\" ,\"b,c\", \"d\"\n", "quote" -> "") ==
+        Seq(Seq("\"a\" " -> false, "\"b" -> false, "c\"" -> false, " \"d\"" -> false))
+    )
+  }
+
+  test("empty fields: quoted and unquoted are told apart") {
+    assert(
+      quoting("a,,\"\", \"\" ,\n") ==
+        Seq(Seq("a" -> false, "" -> false, "" -> true, "" -> true, "" -> false))
+    )
+    assert(quoting("\"\"\n,\"\"\n") == Seq(Seq("" -> true), Seq("" -> false, "" -> true)))
   }
 }

@@ -7,18 +7,25 @@ import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String
 import org.scalatest.funsuite.AnyFunSuite
 
-import sparkdrill.formats.ReaderOptions
+import sparkdrill.reader.RecordColumns
 import sparkdrill.loader.ProjectionFilter
 import sparkdrill.projection._
 import sparkdrill.scan.schema.TrackerFixtures._
 
 class ScanSchemaTrackerSuite extends AnyFunSuite {
-  private val csvh = ScanConfig(header = true)
+  private val csvh = ScanConfig()
   private val json = ScanConfig()
+  // Headerless text: fields bind by position, or form the `columns` array.
+  private val text = ScanConfig(byPosition = true)
   private def provided(ddl: String, strict: Boolean = false) =
-    ScanConfig(header = true, providedSchema = Some(ProvidedSchema.parse(ddl)), strictSchema = strict)
+    ScanConfig(providedSchema = Some(ProvidedSchema.parse(ddl)), strictSchema = strict)
   private def fillOf(plan: ScanPlan, path: String): Map[String, Any] =
-    plan.filePlan(fileInfo(path)).missing.map(m => m.field.name -> m.value.value).toMap
+    plan.missing(fileInfo(path)).map(m => m.field.name -> m.value.value).toMap
+
+  /** A file's per-file constants, by output column name. */
+  private def constants(plan: ScanPlan, file: FileInfo): Seq[(String, Any)] =
+    plan.constantColumns.map(plan.output(_).name).zip(plan.constants(Seq(file)).head)
+  private def options(entries: (String, String)*) = sparkdrill.scan.TableScan.parseOptions(entries.toMap)
   private var infos = Map.empty[String, FileInfo]
   private def fileInfo(path: String): FileInfo = infos(path)
   private def remember(files: FileSchema*): Seq[FileSchema] = {
@@ -189,11 +196,6 @@ class ScanSchemaTrackerSuite extends AnyFunSuite {
       resolve(cfg, "*", file("a.json", "m STRUCT<x: BIGINT>"), file("b.json", "m STRUCT<x: STRING>"))
     }
     assert(e.getMessage.contains("'m.x'"))
-  }
-
-  test("allTextMode: every discovered scalar is a string, structure stays") {
-    val r = resolve(json.copy(allTextMode = true), "*", file("a.json", "a DOUBLE, m STRUCT<b: BOOLEAN>"))
-    assert(shape(r.schema).take(2) == Seq(("a", "string", true), ("m", "struct<b:string>", true)))
   }
 
   // ---- provided and defined schema -------------------------------------------------------------------------
@@ -462,7 +464,7 @@ class ScanSchemaTrackerSuite extends AnyFunSuite {
       )
     )
     val p = r.plan(ProjectionParser.parse("a, filename, suffix, fqn, filepath, lmt, _line, _offset"))
-    val consts = p.filePlan(fileInfo("/data/d/x.csv")).constants.map(c => c.field.name -> c.value.value)
+    val consts = constants(p, fileInfo("/data/d/x.csv"))
     assert(
       consts == Seq(
         "filename" -> UTF8String.fromString("x.csv"),
@@ -474,17 +476,18 @@ class ScanSchemaTrackerSuite extends AnyFunSuite {
     )
     assert(
       p.output.drop(6).map(_.source) == Seq(
-        ColumnSource.ImplicitColumn(ImplicitKind.Line),
-        ColumnSource.ImplicitColumn(ImplicitKind.Offset)
+        ColumnSource.RecordColumn(ImplicitKind.Line, 1),
+        ColumnSource.RecordColumn(ImplicitKind.Offset, 2)
       )
     )
-    assert(p.readerInput.schema.fieldNames.toSeq == Seq("a"))
+    assert(p.readerInput.schema.fieldNames.toSeq == Seq("a", RecordColumns.Line, RecordColumns.Offset))
+    assert(fillOf(p, "/data/d/x.csv").isEmpty, "the reader writes _line and _offset: never missing")
   }
 
   test("csv_implicit_file_columns_all: dir0 in *, null for a file in the root") {
     val fs = remember(headerless("files/main.csv"), headerless("files/nested/nested.csv"))
     val r = ScanSchemaTracker.resolve(
-      json,
+      text,
       Projection.wildcard,
       fs.map(f => f.copy(file = f.file.copy(dirs = f.file.dirs.drop(1))))
     )
@@ -492,19 +495,19 @@ class ScanSchemaTrackerSuite extends AnyFunSuite {
     assert(shape(r.schema) == Seq(("columns", "array<string>", true), ("dir0", "string", true)))
     val plan = r.plan(ProjectionParser.parse("columns, dir0, filename"))
     assert(
-      plan.filePlan(fileInfo("/data/files/main.csv")).constants.map(_.value.value) == Seq(
+      constants(plan, fileInfo("/data/files/main.csv")).map(_._2) == Seq(
         null,
         UTF8String.fromString("main.csv")
       )
     )
     assert(
-      plan.filePlan(fileInfo("/data/files/nested/nested.csv")).constants.head.value.value == UTF8String
+      constants(plan, fileInfo("/data/files/nested/nested.csv")).head._2 == UTF8String
         .fromString("nested")
     )
   }
 
   test("implicit labels are options; a renamed default becomes an ordinary (missing) column") {
-    val cfg = ScanConfig.fromOptions(ReaderOptions("header" -> "true", "filenameLabel" -> "fname"))
+    val cfg = ScanConfig.fromOptions(options("header" -> "true", "filenameLabel" -> "fname"))
     val r = resolve(cfg, "fname, filename", csv("f.csv", "a"))
     assert(
       r.plan.output.map(_.source) == Seq(
@@ -537,9 +540,9 @@ class ScanSchemaTrackerSuite extends AnyFunSuite {
     val r = ScanSchemaTracker.resolve(csvh, Projection.wildcard, shifted)
     assert(names(r.schema) == Seq("a", "b", "c", "dir0"))
     assert(r.plan.output(3).source == ColumnSource.PartitionColumn(PartitionKey.Dir(0)))
-    assert(r.plan.filePlan(shifted(0).file).constants.map(_.value.value) == Seq(null))
+    assert(constants(r.plan, shifted(0).file).map(_._2) == Seq(null))
     assert(
-      r.plan.filePlan(shifted(1).file).constants.map(_.value.value) == Seq(UTF8String.fromString("nested"))
+      constants(r.plan, shifted(1).file).map(_._2) == Seq(UTF8String.fromString("nested"))
     )
   }
 
@@ -547,16 +550,16 @@ class ScanSchemaTrackerSuite extends AnyFunSuite {
     val fs = remember(csv("basic.csv", "a", "b", "c"))
     val r = ScanSchemaTracker.resolve(csvh, ProjectionParser.parse("a, dir0, dir5"), fs)
     assert(shape(r.schema) == Seq(("a", "string", true), ("dir0", "string", true), ("dir5", "string", true)))
-    assert(r.plan.filePlan(fileInfo("/data/basic.csv")).constants.map(_.value.value) == Seq(null, null))
+    assert(constants(r.plan, fileInfo("/data/basic.csv")).map(_._2) == Seq(null, null))
   }
 
   test("csv_partition_label_option: partitionLabel renames the partition columns") {
-    val cfg = ScanConfig.fromOptions(ReaderOptions("header" -> "false", "partitionLabel" -> "directory"))
+    val cfg = ScanConfig.fromOptions(options("partitionLabel" -> "directory"), byPosition = true)
     val fs = remember(headerless("2018/a.csv"))
     val r = ScanSchemaTracker.resolve(cfg, ProjectionParser.parse("directory0"), fs)
     assert(shape(r.schema) == Seq(("directory0", "string", true)))
     assert(
-      r.plan.filePlan(fileInfo("/data/2018/a.csv")).constants.head.value.value == UTF8String.fromString(
+      constants(r.plan, fileInfo("/data/2018/a.csv")).head._2 == UTF8String.fromString(
         "2018"
       )
     )
@@ -569,7 +572,7 @@ class ScanSchemaTrackerSuite extends AnyFunSuite {
     assert(
       shape(r.schema) == Seq(("v", "string", true), ("region", "string", true), ("kind", "string", true))
     )
-    assert(r.plan.filePlan(fs(1).file).constants.map(_.value.value.toString) == Seq("us", "app"))
+    assert(constants(r.plan, fs(1).file).map(_._2.toString) == Seq("us", "app"))
   }
 
   test("hive partition columns typed by the provided schema; not provided table columns") {
@@ -577,7 +580,7 @@ class ScanSchemaTrackerSuite extends AnyFunSuite {
     val fs = remember(csv("region=7/a.csv", "v"))
     val r = ScanSchemaTracker.resolve(cfg, Projection.wildcard, fs)
     assert(shape(r.schema) == Seq(("v", "string", true), ("region", "int", true)))
-    assert(r.plan.filePlan(fs.head.file).constants.head.value.value == 7)
+    assert(constants(r.plan, fs.head.file).head._2 == 7)
   }
 
   test("partitionColumns=false leaves dirN out of * but selectable") {
@@ -593,33 +596,33 @@ class ScanSchemaTrackerSuite extends AnyFunSuite {
   // ---- headerless text -------------------------------------------------------------------------------------
 
   test("csv_columns_wildcard: headerless text has the one table column `columns`") {
-    val r = resolve(json.copy(partitionColumns = false), "*", headerless("simple.csv"))
+    val r = resolve(text.copy(partitionColumns = false), "*", headerless("simple.csv"))
     assert(shape(r.schema) == Seq(("columns", "array<string>", true)))
     assert(r.plan.output.head.source == ColumnSource.ColumnsArray(0, None))
   }
 
   test("csv_columns_index: columns[0], columns[2] is one column reading only those indexes") {
-    val r = resolve(json, "columns[0], columns[2]", headerless("simple.csv"))
+    val r = resolve(text, "columns[0], columns[2]", headerless("simple.csv"))
     assert(names(r.schema) == Seq("columns"))
     assert(r.plan.output.head.source == ColumnSource.ColumnsArray(0, Some(Seq(0, 2))))
     assert(r.plan.readerInput.columns.head.indexes == Some(Seq(0, 2)))
-    val e = intercept[IllegalArgumentException](resolve(json, "columns.x", headerless("simple.csv")))
+    val e = intercept[IllegalArgumentException](resolve(text, "columns.x", headerless("simple.csv")))
     assert(e.getMessage.contains("columns"))
     assert(
-      intercept[IllegalArgumentException](resolve(json, "columns[70000]", headerless("s.csv"))).getMessage
+      intercept[IllegalArgumentException](resolve(text, "columns[70000]", headerless("s.csv"))).getMessage
         .contains("70000")
     )
   }
 
   test("columns[n] with no file giving `columns` still types it (the columns parser)") {
-    val r = resolve(json, "columns[1]", csv("empty.csv"))
+    val r = resolve(text, "columns[1]", csv("empty.csv"))
     assert(shape(r.schema) == Seq(("columns", "array<string>", false)))
     assert(r.plan.output.head.source == ColumnSource.ColumnsArray(0, Some(Seq(1))))
   }
 
   test("csv_noheader_schema_explicit: headerless text with a provided schema binds columns by position") {
     val cfg = ScanConfig(
-      header = false,
+      byPosition = true,
       providedSchema = Some(
         ProvidedSchema.parse(
           "intcol INT NOT NULL, datecol DATE NOT NULL, str STRING NOT NULL, dub DOUBLE NOT NULL"
@@ -645,7 +648,7 @@ class ScanSchemaTrackerSuite extends AnyFunSuite {
   // ---- Spark's required schema -------------------------------------------------------------------------------
 
   test("plan(required) narrows the scan's own projection and keeps its indexes") {
-    val r = resolve(json, "columns[0], columns[2], filename", headerless("simple.csv"))
+    val r = resolve(text, "columns[0], columns[2], filename", headerless("simple.csv"))
     val p = r.plan(SparkProjection.fromRequiredSchema(StructType(Seq(r.schema("columns")))))
     assert(p.output.map(_.source) == Seq(ColumnSource.ColumnsArray(0, Some(Seq(0, 2)))))
     val p2 = r.plan(SparkProjection.fromRequiredSchema(StructType(Seq(r.schema("filename")))))
@@ -700,7 +703,7 @@ class ScanSchemaTrackerSuite extends AnyFunSuite {
 
   test("ScanConfig.fromOptions reads SPEC options case-insensitively and rejects bad values") {
     val c = ScanConfig.fromOptions(
-      ReaderOptions(
+      options(
         "SCHEMAMODE" -> "Strict",
         "typeConflict" -> "fail",
         "partitionStyle" -> "hive",
@@ -708,12 +711,10 @@ class ScanSchemaTrackerSuite extends AnyFunSuite {
       )
     )
     assert(
-      c.schemaMode == SchemaMode.Strict && c.typeConflict == TypeConflictMode.Fail && c.partitionStyle == PartitionStyle.Hive && c.header
+      c.schemaMode == SchemaMode.Strict && c.typeConflict == TypeConflictMode.Fail && c.partitionStyle == PartitionStyle.Hive
     )
     assert(
-      intercept[IllegalArgumentException](
-        ScanConfig.fromOptions(ReaderOptions("schemaMode" -> "loose"))
-      ).getMessage.contains("schemaMode")
+      intercept[IllegalArgumentException](options("schemaMode" -> "loose")).getMessage.contains("schemaMode")
     )
   }
 
@@ -725,7 +726,7 @@ class ScanSchemaTrackerSuite extends AnyFunSuite {
       fs
     )
     val plan = r.plan
-    Seq[AnyRef](plan.readerInput, plan.filePlan(fs.head.file), plan.output).foreach { o =>
+    Seq[AnyRef](plan.readerInput, plan.missing(fs.head.file), plan.output).foreach { o =>
       val out = new ObjectOutputStream(new ByteArrayOutputStream())
       out.writeObject(o)
       out.close()

@@ -7,7 +7,7 @@ import scala.util.Random
 import org.apache.spark.sql.types._
 import org.scalatest.funsuite.AnyFunSuite
 
-import sparkdrill.formats.TypeLattice
+import sparkdrill.reader.TypeLattice
 import sparkdrill.projection.{FileInfo, Projection}
 
 /** Random per-file schemas (fixed seeds, so failures replay): the union is order-independent, nothing a file

@@ -1,4 +1,4 @@
-package sparkdrill.formats
+package sparkdrill.reader
 
 import org.apache.spark.sql.types.{LongType, StructField}
 

@@ -1,6 +1,4 @@
-package sparkdrill.formats
-
-import java.util.Locale
+package sparkdrill.reader
 
 /** What a reader does with a malformed record or an unconvertible value (SPEC 6). */
 sealed abstract class ParseMode(val name: String) extends Serializable
@@ -16,16 +14,14 @@ object ParseMode {
   /** The query fails, naming the file, line, column and value. */
   case object FailFast extends ParseMode("FAILFAST")
 
-  def from(options: ReaderOptions): ParseMode =
-    options.getOrElse("mode", "PERMISSIVE").trim.toUpperCase(Locale.ROOT) match {
-      case "PERMISSIVE" => Permissive
-      case "DROPMALFORMED" => DropMalformed
-      case "FAILFAST" => FailFast
-      case other =>
-        throw new IllegalArgumentException(
-          s"option 'mode' must be PERMISSIVE, DROPMALFORMED or FAILFAST, got '$other'"
-        )
-    }
+  val all: Seq[ParseMode] = Seq(Permissive, DropMalformed, FailFast)
+
+  /** By canonical name (the `mode` option has checked it). */
+  def named(name: String): ParseMode = all
+    .find(_.name.equalsIgnoreCase(name))
+    .getOrElse(
+      throw new IllegalArgumentException(s"unknown mode '$name'")
+    )
 
   /** The option advice an error carries. */
   def advice(mode: ParseMode): String = mode match {

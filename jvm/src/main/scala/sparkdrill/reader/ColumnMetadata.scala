@@ -1,4 +1,4 @@
-package sparkdrill.formats
+package sparkdrill.reader
 
 /** StructField metadata the scan attaches to the columns it hands a reader. */
 object ColumnMetadata {

@@ -1,0 +1,68 @@
+package sparkdrill.reader
+
+import org.apache.spark.sql.types.StringType
+
+import sparkdrill.loader.ColumnWriter
+
+import OptionKind._
+
+/** Options every reader shares: bad-record handling, the corrupt-record and rescued-data columns, sampling
+  * for discovery and the time zone of values written without one.
+  */
+object CommonOptions {
+  val Mode: OptionSpec[String] = OptionSpec(
+    "mode",
+    new Choice(ParseMode.all.map(_.name)),
+    ParseMode.Permissive.name,
+    "what a malformed record does: PERMISSIVE keeps it with nulls, DROPMALFORMED drops it, FAILFAST fails"
+  )
+  val CorruptRecordColumn: OptionSpec[String] = OptionSpec.optional(
+    "columnNameOfCorruptRecord",
+    Text,
+    "a string column that holds a malformed record's raw text"
+  )
+  val RescuedDataColumn: OptionSpec[String] = OptionSpec.optional(
+    "rescuedDataColumn",
+    Text,
+    "a string column that keeps values with no column (fields past the header, keys after discovery) as JSON"
+  )
+  val Validate: OptionSpec[String] = OptionSpec(
+    "validate",
+    new Choice(Seq("projected", "all")),
+    "projected",
+    "all: every column is converted, so counts and DROPMALFORMED do not depend on the projection"
+  )
+  val SampleRows: OptionSpec[Int] = OptionSpec(
+    "sampleRows",
+    Int32,
+    1000,
+    "records per file that discovery reads to type columns (JSON; text with inferTypes); -1 for all"
+  )
+  val TimeZone: OptionSpec[String] = OptionSpec.optional(
+    "timeZone",
+    Text,
+    "zone of timestamps written without one (default: the session time zone)"
+  )
+
+  val all: Seq[OptionSpec[_]] =
+    Seq(Mode, CorruptRecordColumn, RescuedDataColumn, Validate, SampleRows, TimeZone)
+
+  /** `sampleRows` as a count: -1 is every record. */
+  def sampleLimit(options: ReaderOptions): Int = options(SampleRows) match {
+    case -1 => Int.MaxValue
+    case n => math.max(1, n)
+  }
+
+  def parseMode(options: ReaderOptions): ParseMode = ParseMode.named(options(Mode))
+
+  def validateAll(options: ReaderOptions): Boolean = options(Validate) == "all"
+
+  /** Whether a reader converts a column's values: the query reads it, or `validate=all` judges every record
+    * by every typed column (its writer then keeps nothing).
+    */
+  def converts(writer: ColumnWriter, options: ReaderOptions): Boolean =
+    writer.isProjected || (validateAll(options) && writer.dataType != StringType)
+
+  def zone(options: ReaderOptions): java.time.ZoneId =
+    options.get(TimeZone).map(java.time.ZoneId.of).getOrElse(java.time.ZoneOffset.UTC)
+}

@@ -1,0 +1,200 @@
+package sparkdrill.reader
+
+import java.util.Locale
+
+/** How an option's text becomes a typed value. Parsing happens once, at planning; executors only read the
+  * values.
+  */
+abstract class OptionKind[T](val name: String) extends Serializable {
+
+  /** The value, or an IllegalArgumentException naming the option and what it takes. */
+  def parse(option: String, text: String): T
+
+  /** A value as the option's text (for docs and other languages' option tables). */
+  def show(value: T): String = value.toString
+
+  /** The allowed values, for an enumeration. */
+  def values: Seq[String] = Nil
+
+  protected def bad(option: String, text: String, takes: String): Nothing =
+    throw new IllegalArgumentException(s"spark-drill: option '$option' must be $takes, got '$text'")
+}
+
+object OptionKind {
+  object Bool extends OptionKind[Boolean]("boolean") {
+    def parse(option: String, text: String): Boolean = text.trim.toLowerCase(Locale.ROOT) match {
+      case "true" => true
+      case "false" => false
+      case _ => bad(option, text, "true or false")
+    }
+  }
+
+  object Int32 extends OptionKind[Int]("int") {
+    def parse(option: String, text: String): Int =
+      text.trim.toIntOption.getOrElse(bad(option, text, "an integer"))
+  }
+
+  object Int64 extends OptionKind[Long]("long") {
+    def parse(option: String, text: String): Long =
+      text.trim.toLongOption.getOrElse(bad(option, text, "an integer"))
+  }
+
+  object Text extends OptionKind[String]("string") {
+    def parse(option: String, text: String): String = text
+  }
+
+  /** One of a few words, matched case-insensitively; the value is the canonical spelling. Synonyms map to the
+    * canonical word (`dir` for `drill`).
+    */
+  final class Choice(canonical: Seq[String], synonyms: Map[String, String] = Map.empty)
+      extends OptionKind[String]("enum") {
+    override def values: Seq[String] = canonical
+    def parse(option: String, text: String): String = {
+      val key = text.trim.toLowerCase(Locale.ROOT)
+      canonical
+        .find(_.toLowerCase(Locale.ROOT) == key)
+        .orElse(synonyms.get(key))
+        .getOrElse(bad(option, text, canonical.mkString(", ").replaceFirst(", ([^,]*)$", " or $1")))
+    }
+  }
+
+  /** A Spark SQL type or schema in DDL, checked by the consumer at planning. */
+  object Ddl extends OptionKind[String]("schema") {
+    def parse(option: String, text: String): String = text
+  }
+
+  /** A timestamp like `2024-01-31T12:00:00`, in the session's zone: checked by the file lister. */
+  object Timestamp extends OptionKind[String]("timestamp") {
+    def parse(option: String, text: String): String = text
+  }
+
+  /** One single-byte character; control characters may be spelt `\t`, `\u0001`. */
+  object OneByte extends OptionKind[Byte]("char") {
+    def parse(option: String, text: String): Byte = {
+      val bytes = Escapes.unescape(text).getBytes("UTF-8")
+      if (bytes.length != 1)
+        bad(option, text, s"a single one-byte character (it has ${bytes.length} bytes)")
+      bytes(0)
+    }
+    override def show(value: Byte): String = Escapes.escape((value & 0xff).toChar.toString)
+  }
+
+  /** A single-byte character, or the empty string for none (-1): `quote=""` turns quoting off. */
+  object OptionalByte extends OptionKind[Int]("char") {
+    def parse(option: String, text: String): Int =
+      if (text.isEmpty) -1 else OneByte.parse(option, text).toInt & 0xff
+    override def show(value: Int): String = if (value < 0) "" else Escapes.escape(value.toChar.toString)
+  }
+}
+
+/** Option values may spell control characters as `\t`, `\n`, `\r`, `\\`, or `\u0001`. */
+object Escapes {
+
+  /** Control characters as `\t`, `\u0001`: the inverse of [[unescape]]. */
+  def escape(s: String): String = s.flatMap {
+    case '\t' => "\\t"
+    case '\n' => "\\n"
+    case '\r' => "\\r"
+    case '\\' => "\\\\"
+    case c if c < ' ' => f"\\u${c.toInt}%04x"
+    case c => c.toString
+  }
+
+  def unescape(s: String): String = {
+    val out = new StringBuilder
+    var i = 0
+    while (i < s.length) {
+      val c = s.charAt(i)
+      if (c == '\\' && i + 1 < s.length) {
+        s.charAt(i + 1) match {
+          case 't' => out.append('\t'); i += 2
+          case 'n' => out.append('\n'); i += 2
+          case 'r' => out.append('\r'); i += 2
+          case '\\' => out.append('\\'); i += 2
+          case 'u' if i + 5 < s.length =>
+            out.append(Integer.parseInt(s.substring(i + 2, i + 6), 16).toChar); i += 6
+          case _ => out.append(c); i += 1
+        }
+      } else { out.append(c); i += 1 }
+    }
+    out.toString
+  }
+}
+
+/** One read option: its name (as docs/options.md spells it), type, default (None: unset means "not given"),
+  * a one-line doc, and the other names it answers to (Spark's csv/json names with the same meaning).
+  */
+final case class OptionSpec[T](
+    name: String,
+    kind: OptionKind[T],
+    default: Option[T],
+    doc: String,
+    aliases: Seq[String] = Nil
+) {
+  def key: String = name.toLowerCase(Locale.ROOT)
+}
+
+object OptionSpec {
+  def apply[T](name: String, kind: OptionKind[T], default: T, doc: String): OptionSpec[T] =
+    OptionSpec(name, kind, Some(default), doc)
+
+  def apply[T](
+      name: String,
+      kind: OptionKind[T],
+      default: T,
+      doc: String,
+      aliases: Seq[String]
+  ): OptionSpec[T] =
+    OptionSpec(name, kind, Some(default), doc, aliases)
+
+  /** An option without a default: unset means absent (`nullValue`, `columnNameOfCorruptRecord`, ...). */
+  def optional[T](name: String, kind: OptionKind[T], doc: String, aliases: Seq[String] = Nil): OptionSpec[T] =
+    OptionSpec(name, kind, None, doc, aliases)
+}
+
+/** A family of options sharing a prefix, one per column: `format.<column>` gives one column's date or
+  * timestamp pattern.
+  */
+final case class PrefixOptionSpec(prefix: String, doc: String) {
+  def key: String = prefix.toLowerCase(Locale.ROOT)
+}
+
+/** The read options, parsed and checked once at planning against the options the scan and its formats
+  * declare ([[OptionSpec]]). Executors only look values up: nothing here is parsed again.
+  *
+  * @param values set options by lower-case canonical name, as typed values
+  * @param prefixed `format.<column>` style options: prefix (lower case) -> (suffix as spelt -> value)
+  * @param passThrough settings for Hadoop's FileSystem (`fs.s3a.endpoint`), as spelt
+  */
+final class ReaderOptions(
+    values: Map[String, Any],
+    prefixed: Map[String, Map[String, String]],
+    val passThrough: Map[String, String]
+) extends Serializable {
+
+  /** The value set, else the default; an option without a default must be read with [[get]]. */
+  def apply[T](spec: OptionSpec[T]): T =
+    get(spec).getOrElse(throw new IllegalStateException(s"option '${spec.name}' has no default: use get"))
+
+  /** The value set, else the default, else None. */
+  def get[T](spec: OptionSpec[T]): Option[T] =
+    values.get(spec.key).map(_.asInstanceOf[T]).orElse(spec.default)
+
+  /** Whether the user set the option (under any of its names). */
+  def isSet(spec: OptionSpec[_]): Boolean = values.contains(spec.key)
+
+  /** The options of one prefix family, by the suffix as spelt (`format.Day` -> `Day`). */
+  def withPrefix(spec: PrefixOptionSpec): Map[String, String] = prefixed.getOrElse(spec.key, Map.empty)
+
+  /** A copy with `spec` set (the scan fills in the session time zone, say). */
+  def updated[T](spec: OptionSpec[T], value: T): ReaderOptions =
+    new ReaderOptions(values.updated(spec.key, value), prefixed, passThrough)
+
+  override def toString: String = values.toSeq.sortBy(_._1).map { case (k, v) => s"$k=$v" }.mkString(", ")
+}
+
+object ReaderOptions {
+
+  /** No option set: every default. */
+  val defaults: ReaderOptions = new ReaderOptions(Map.empty, Map.empty, Map.empty)
+}

@@ -1,0 +1,61 @@
+package sparkdrill.reader
+
+/** Names where an error happened: the scan adds the file; a reader adds line, offset, column and value. */
+final case class ErrorContext(path: String, positionsKnown: Boolean = true) {
+  def error(
+      message: String,
+      line: Long = -1,
+      offset: Long = -1,
+      column: String = null,
+      value: String = null,
+      option: String = null
+  ): ScanException =
+    if (positionsKnown)
+      new ScanException(message, path, line, offset, Option(column), Option(value), Option(option))
+    else new ScanException(message, path, -1, -1, Option(column), Option(value), Option(option))
+
+  /** The same context for a reader that cannot tell lines and offsets (a range of a bzip2 file). */
+  def withoutPositions: ErrorContext = copy(positionsKnown = false)
+}
+
+/** A bad-input error a user can act on: it names the file, line, byte offset, column, a shortened value and
+  * the option that changes the outcome.
+  */
+final class ScanException(
+    val reason: String,
+    val path: String,
+    val line: Long,
+    val offset: Long,
+    val column: Option[String],
+    val value: Option[String],
+    val option: Option[String]
+) extends RuntimeException(ScanException.format(reason, path, line, offset, column, value, option))
+
+object ScanException {
+  val MaxValueChars = 80
+
+  /** A value as an error quotes it: line ends and tabs escaped (the message stays one line), and cut short. */
+  def shorten(value: String): String = {
+    val oneLine = value.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
+    if (oneLine.length <= MaxValueChars) oneLine
+    else oneLine.take(MaxValueChars) + s"... (${value.length} chars)"
+  }
+
+  def format(
+      reason: String,
+      path: String,
+      line: Long,
+      offset: Long,
+      column: Option[String],
+      value: Option[String],
+      option: Option[String]
+  ): String = {
+    val where = new StringBuilder(s"file $path")
+    if (line >= 0) where.append(s", line $line")
+    if (offset >= 0) where.append(s", byte offset $offset")
+    column.foreach(c => where.append(s", column '$c'"))
+    value.foreach(v => where.append(s", value '${shorten(v)}'"))
+    val hint = option.map(o => s" ($o)").getOrElse("")
+    s"spark-drill: $reason: $where$hint"
+  }
+}

@@ -1,0 +1,49 @@
+package sparkdrill.reader
+
+import org.apache.spark.sql.types.StructType
+
+import sparkdrill.loader.{ProjectionFilter, ResultSetLoader}
+
+/** What a format reader is told about the scan, and how it gets its loader. */
+trait SchemaNegotiator {
+  def file: FileInput
+
+  /** The read options, parsed and checked at planning. */
+  def options: ReaderOptions
+
+  /** The columns the scan needs from every file, with their types; `None` while discovering a schema. */
+  def definedSchema: Option[StructType]
+
+  /** This file's own schema as discovery found it (a text header), for splits that start past it. */
+  def fileSchema: Option[StructType]
+
+  /** Every column of the table (all files), when reading; a value for a column outside it has nowhere to go
+    * (dropped or rescued), while one for a column only not read by this query is simply skipped.
+    */
+  def tableSchema: Option[StructType] = None
+
+  /** Which columns the query reads: the reader skips parsing the others. */
+  def projection: ProjectionFilter
+
+  /** For an array column of which the query reads only some elements (`columns[2]`): those indexes, in
+    * order. The reader may leave the others empty.
+    */
+  def requestedElements(column: String): Option[Seq[Int]] = None
+
+  /** Whether this read binds the defined schema's columns to fields by position (headerless text with a
+    * provided or defined schema) rather than by name.
+    */
+  def byPosition: Boolean = false
+  def errorContext: ErrorContext
+
+  /** Discovery only: stop after the early schema (header) when true, else read up to
+    * [[FormatPlugin.sampleRows]] rows.
+    */
+  def headerOnly: Boolean
+
+  /** Creates the loader (once). `readerSchema` declares the columns known up front (early schema). */
+  def build(readerSchema: StructType): ResultSetLoader
+
+  /** Counts a value the reader had to drop (an extra field with nowhere to go). */
+  def countDropped(n: Long): Unit
+}

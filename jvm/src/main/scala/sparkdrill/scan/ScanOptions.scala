@@ -1,0 +1,187 @@
+package sparkdrill.scan
+
+import sparkdrill.loader.LoaderOptions
+import sparkdrill.reader.{CommonOptions, OptionCatalog, OptionSpec}
+import sparkdrill.reader.OptionKind._
+
+/** The scan's own options (docs/options.md: files, schema, partitions, batches). With [[CommonOptions]] and
+  * each registered format's options they make the one option table, [[ScanOptions.catalog]].
+  */
+object ScanOptions {
+  val Format: OptionSpec[String] = OptionSpec.optional(
+    "format",
+    Text,
+    "read every file in this format (csv, tsv, psv, json, ...) instead of choosing by file suffix"
+  )
+  val PathGlobFilter: OptionSpec[String] =
+    OptionSpec.optional("pathGlobFilter", Text, "only files whose name matches this glob")
+  val ModifiedBefore: OptionSpec[String] =
+    OptionSpec.optional("modifiedBefore", Timestamp, "only files modified before this time (session zone)")
+  val ModifiedAfter: OptionSpec[String] =
+    OptionSpec.optional("modifiedAfter", Timestamp, "only files modified after this time (session zone)")
+  val IgnoreMissingFiles: OptionSpec[Boolean] =
+    OptionSpec("ignoreMissingFiles", Bool, false, "a path that does not exist is skipped instead of failing")
+  val RecursiveFileLookup: OptionSpec[Boolean] = OptionSpec(
+    "recursiveFileLookup",
+    Bool,
+    true,
+    "directories are always read recursively (Spark's option; false is refused)"
+  )
+  val DiscoveryParallelism: OptionSpec[Int] = OptionSpec(
+    "discoveryParallelism",
+    Int32,
+    32,
+    "from this many files on, discovery (headers, samples) runs as a Spark job"
+  )
+  val ProvidedSchema: OptionSpec[String] = OptionSpec.optional(
+    "providedSchema",
+    Ddl,
+    "DDL typing some columns (NOT NULL, DEFAULT <literal>); the others are discovered"
+  )
+  val StrictSchema: OptionSpec[Boolean] =
+    OptionSpec("strictSchema", Bool, false, "only the provided schema's columns")
+  val SchemaMode: OptionSpec[String] = OptionSpec(
+    "schemaMode",
+    new Choice(Seq("evolve", "strict", "fail")),
+    "evolve",
+    "evolve: union of the files; strict: the first file's columns; fail: files must agree"
+  )
+  val TypeConflict: OptionSpec[String] = OptionSpec(
+    "typeConflict",
+    new Choice(Seq("widen", "fail")),
+    "widen",
+    "fail: a type conflict between files is an error naming column, types and files"
+  )
+  val Project: OptionSpec[String] = OptionSpec.optional(
+    "project",
+    Text,
+    "a Drill projection list: a, m.b, columns[2], filename, dir0, `odd name`"
+  )
+  val PartitionLabel: OptionSpec[String] =
+    OptionSpec("partitionLabel", Text, "dir", "name prefix of the partition columns dir0, dir1, ...")
+  val PartitionColumns: OptionSpec[Boolean] = OptionSpec(
+    "partitionColumns",
+    Bool,
+    true,
+    "false: partition columns leave * but stay selectable by name"
+  )
+  val PartitionStyle: OptionSpec[String] = OptionSpec(
+    "partitionStyle",
+    new Choice(Seq("drill", "hive"), Map("dir" -> "drill", "dirs" -> "drill")),
+    "drill",
+    "drill: dir0, dir1, ...; hive: key=value directories give a column key"
+  )
+  val FilenameLabel: OptionSpec[String] =
+    OptionSpec("filenameLabel", Text, "filename", "name of the hidden file-name column")
+  val FilepathLabel: OptionSpec[String] =
+    OptionSpec("filepathLabel", Text, "filepath", "name of the hidden directory column")
+  val FqnLabel: OptionSpec[String] =
+    OptionSpec("fqnLabel", Text, "fqn", "name of the hidden full-path column")
+  val SuffixLabel: OptionSpec[String] =
+    OptionSpec("suffixLabel", Text, "suffix", "name of the hidden file-suffix column")
+  val LmtLabel: OptionSpec[String] =
+    OptionSpec("lmtLabel", Text, "lmt", "name of the hidden last-modified column")
+  val BatchRows: OptionSpec[Int] =
+    OptionSpec("batchRows", Int32, LoaderOptions.DefaultBatchRows, "rows per batch")
+  val BatchBytes: OptionSpec[Long] = OptionSpec(
+    "batchBytes",
+    Int64,
+    LoaderOptions.DefaultBatchBytes,
+    "bytes per vector; the row being written moves whole to the next batch"
+  )
+  val MemoryMode: OptionSpec[String] = OptionSpec(
+    "memoryMode",
+    new Choice(Seq("offHeap", "onHeap")),
+    "offHeap",
+    "onHeap for clusters that cannot give executors memory overhead"
+  )
+
+  val all: Seq[OptionSpec[_]] = Seq(
+    Format,
+    PathGlobFilter,
+    ModifiedBefore,
+    ModifiedAfter,
+    IgnoreMissingFiles,
+    RecursiveFileLookup,
+    DiscoveryParallelism,
+    ProvidedSchema,
+    StrictSchema,
+    SchemaMode,
+    TypeConflict,
+    Project,
+    PartitionLabel,
+    PartitionColumns,
+    PartitionStyle,
+    FilenameLabel,
+    FilepathLabel,
+    FqnLabel,
+    SuffixLabel,
+    LmtLabel,
+    BatchRows,
+    BatchBytes,
+    MemoryMode
+  )
+
+  /** Spark's csv/json option names that mean nothing here, and why (SPEC 1: named in the error). */
+  private val sparkOnly: Map[String, String] = {
+    val utf8 = "spark-drill reads UTF-8 only"
+    val whitespace = "fields keep their text; typed conversions trim it (docs/options.md)"
+    val inference = "types come from inferTypes and sampleRows, or a providedSchema"
+    val json = "spark-drill's JSON parser always accepts it (docs/options.md, JSON)"
+    val write = "an option of Spark's writer; spark-drill only reads"
+    Map(
+      "encoding" -> utf8,
+      "charset" -> utf8,
+      "samplingRatio" -> "discovery reads the first sampleRows records of each file",
+      "enforceSchema" -> "a header never overrides a schema: columns are matched by name",
+      "ignoreLeadingWhiteSpace" -> whitespace,
+      "ignoreTrailingWhiteSpace" -> whitespace,
+      "positiveInf" -> "Infinity and Inf read as such in double columns",
+      "negativeInf" -> "-Infinity and -Inf read as such in double columns",
+      "nanValue" -> "NaN reads as such in double columns",
+      "maxColumns" -> "a row may have any number of fields",
+      "maxCharsPerColumn" -> "a field may have any length (a batch holds a row larger than batchBytes alone)",
+      "unescapedQuoteHandling" -> "quotes inside unquoted fields are kept as text",
+      "locale" -> "dates and numbers follow dateFormat/timestampFormat patterns",
+      "preferDate" -> inference,
+      "prefersDecimal" -> inference,
+      "inferTimestamp" -> inference,
+      "dropFieldIfAllNull" -> "a column null in every file is a string column",
+      "mergeSchema" -> "files are always unioned by name (schemaMode)",
+      "allowComments" -> json,
+      "allowUnquotedFieldNames" -> json,
+      "allowSingleQuotes" -> json,
+      "allowNumericLeadingZeros" -> json,
+      "allowBackslashEscapingAnyCharacter" -> json,
+      "allowUnquotedControlChars" -> json,
+      "allowNonNumericNumbers" -> json,
+      "compression" -> "the codec comes from each file's suffix (.gz, .bz2, ...)",
+      "timestampNTZFormat" -> "use providedSchema with a timestamp_ntz column and format.<column>",
+      "enableDateTimeParsingFallback" -> "patterns are strict; ISO is the default",
+      "escapeQuotes" -> write,
+      "quoteAll" -> write,
+      "charToEscapeQuoteEscaping" -> "escape+quote is a quote; escape+other keeps both (docs/options.md)",
+      "ignoreCorruptFiles" -> "not supported yet: a corrupt file fails the query naming it",
+      "wholetext" -> "an option of Spark's text source"
+    )
+  }
+
+  /** Names Spark passes itself: the paths of `load()`. */
+  private val internal = Set("path", "paths")
+
+  /** The one option table: the scan's options, the shared reader options and every registered format's. */
+  lazy val catalog: OptionCatalog = new OptionCatalog(
+    all ++ CommonOptions.all ++ FormatRegistry.plugins.flatMap(_.options),
+    FormatRegistry.plugins.flatMap(_.prefixOptions).distinct,
+    sparkOnly,
+    internal
+  )
+
+  def loaderOptions(options: sparkdrill.reader.ReaderOptions): LoaderOptions = LoaderOptions(
+    batchRows = options(BatchRows),
+    batchBytes = options(BatchBytes),
+    memoryMode =
+      if (options(MemoryMode) == "onHeap") org.apache.spark.memory.MemoryMode.ON_HEAP
+      else org.apache.spark.memory.MemoryMode.OFF_HEAP
+  )
+}

@@ -1,0 +1,198 @@
+package sparkdrill.scan
+
+import java.time.ZoneId
+import java.util.Locale
+
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.Path
+import org.apache.hadoop.io.compress.{CompressionCodecFactory, SplittableCompressionCodec}
+import org.apache.spark.sql.types.{MetadataBuilder, StructField, StructType}
+
+import sparkdrill.projection.{ColumnParser, Projection, ProjectionParser, SparkProjection}
+import sparkdrill.reader.{ColumnMetadata, CommonOptions, ReaderOptions}
+import sparkdrill.scan.schema._
+
+/** A table as planned at `load()`: the listed files, what discovery found in each, and the schema the scan
+  * schema tracker resolved from them. Immutable; every query on the table is planned from it by [[plan]].
+  */
+final class TableScan private (
+    val paths: Seq[String],
+    val options: ReaderOptions,
+    val files: IndexedSeq[ScanFile],
+    val fileSchemas: IndexedSeq[StructType],
+    val resolved: ResolvedSchema,
+    config: ScanConfig,
+    val hadoopConf: Configuration
+) {
+
+  /** The columns of `*` (or of the `project` option), as Spark's table schema. One instance: the data
+    * source recognises its own inferred schema by identity.
+    */
+  val schema: StructType = resolved.schema
+
+  /** Columns selectable by name but not in `*`: file columns, hidden partition columns, parsers' columns. */
+  val metadataColumns: Seq[StructField] = resolved.metadataColumns
+
+  def reports: Seq[FileReport] = resolved.reports
+
+  /** The per-file string column `name` stands for, for pruning (see [[ProjectionResolver.perFileColumn]]). */
+  def fileColumn(name: String): Option[FilePredicate.Column] =
+    resolved.perFileColumn(name).map { case (parser, column) => FilePredicate.Column(parser, column) }
+
+  /** Plans one query: the columns Spark requires (`requiredSchema`, metadata columns marked by Spark), the
+    * file predicates it pushed, and a row limit; files are pruned, cut into ranges and packed into tasks.
+    */
+  def plan(
+      required: StructType,
+      predicates: Seq[FilePredicate],
+      rowLimit: Long,
+      splits: SplitPlanner.Settings
+  ): QueryPlan = {
+    val kept = files.indices.filter(i => FilePredicate.keeps(predicates, files(i)))
+    val plan = resolved.plan(SparkProjection.fromRequiredSchema(required))
+    val spec = specOf(required, plan).copy(rowLimit = rowLimit)
+    val keptFiles = kept.map(files)
+    val tasks = SplitPlanner.plan(keptFiles, kept.map(fileSchemas), splittable(spec), splits)
+    // Column parsers run here, on the driver, once per column for all kept files; executors get values.
+    val constants = plan.constants(keptFiles.map(_.info))
+    val byPath = keptFiles.map(_.path).zip(constants).toMap
+    val withValues = tasks.map(_.map { t =>
+      val fills = plan.missing(t.file.info).collect {
+        case m if !m.field.nullable => m.readerIndex -> m.value.value
+      }
+      t.copy(constants = byPath(t.file.path), fills = fills.toMap)
+    })
+    QueryPlan(spec, withValues, keptFiles, files.size - keptFiles.size)
+  }
+
+  private def specOf(required: StructType, plan: ScanPlan): ScanSpec = {
+    val slots = plan.constantColumns.zipWithIndex.toMap
+    val sources: Array[OutputSource] = plan.output.zipWithIndex.map { case (column, i) =>
+      column.source match {
+        case ColumnSource.TableColumn(ri) => OutputSource.Reader(ri)
+        case ColumnSource.ColumnsArray(ri, _) => OutputSource.Reader(ri)
+        case ColumnSource.RecordColumn(_, ri) => OutputSource.Reader(ri)
+        case _ => OutputSource.Constant(slots(i), required(i).dataType)
+      }
+    }.toArray
+    val input = plan.readerInput
+    val readerColumns = input.columns.map(c => withFill(c.field, c.fill))
+    // validate=all: the other table columns are converted too (to judge records the same way whatever the
+    // projection), through writers that keep nothing: the loader's filter leaves them out.
+    val validated =
+      if (!CommonOptions.validateAll(options)) Nil
+      else {
+        val taken = readerColumns.map(_.name.toLowerCase(Locale.ROOT)).toSet
+        resolved.table.columns.filterNot(c => taken(c.key)).map(c => withFill(c.field, c.fill))
+      }
+    val elements = input.columns.collect {
+      case c if c.indexes.isDefined && config.columnsArray => c.field.name -> c.indexes.get
+    }.toMap
+    ScanSpec(
+      outputSchema = required,
+      sources = sources,
+      readerSchema = StructType(readerColumns ++ validated),
+      projection = input.filter,
+      requestedElements = elements,
+      options = options,
+      loaderOptions = ScanOptions.loaderOptions(options),
+      positionalSchema = if (config.positional) Some(positionalSchema) else None,
+      tableSchema = StructType(resolved.table.columns.map(_.field))
+    )
+  }
+
+  /** The table columns in field order, for files that bind them by position. */
+  private def positionalSchema: StructType =
+    StructType(resolved.table.columns.filter(_.position.isDefined).sortBy(_.position.get).map { c =>
+      withFill(c.field, c.fill)
+    })
+
+  // A NOT NULL column's default travels in its metadata for the readers' converters.
+  private def withFill(field: StructField, fill: Fill): StructField = fill match {
+    case Fill.Default(literal) if !field.nullable =>
+      field.copy(metadata =
+        new MetadataBuilder()
+          .withMetadata(field.metadata)
+          .putString(ColumnMetadata.DefaultKey, literal.toString)
+          .build()
+      )
+    case _ => field
+  }
+
+  private lazy val codecs = new CompressionCodecFactory(hadoopConf)
+
+  // bzip2 splits by block, but a range of it cannot tell the file's line numbers and offsets.
+  private def splittable(spec: ScanSpec)(file: ScanFile): Boolean =
+    FormatRegistry.named(file.format).splittable(options) && (codecs.getCodec(new Path(file.path)) match {
+      case null => true
+      case _: SplittableCompressionCodec => !spec.readsRecordPositions
+      case _ => false
+    })
+}
+
+/** One query's plan: what every task needs, the tasks (each a few file ranges), and the files kept. */
+final case class QueryPlan(
+    spec: ScanSpec,
+    tasks: Array[Array[FileTask]],
+    files: IndexedSeq[ScanFile],
+    filesPruned: Int
+)
+
+/** The one planner: lists the files, runs discovery and resolves the schema with the scan schema tracker. */
+object TableScan {
+
+  /** Options as the user gave them (names as spelt), checked against the one option table. */
+  def parseOptions(raw: Map[String, String]): ReaderOptions = {
+    val options = ScanOptions.catalog.parse(raw)
+    if (!options(ScanOptions.RecursiveFileLookup))
+      throw new IllegalArgumentException(
+        "spark-drill: option 'recursiveFileLookup=false' is not supported: directories are always read " +
+          "recursively (use pathGlobFilter or a glob path to choose files)"
+      )
+    options.get(ScanOptions.Format).foreach(FormatRegistry.named)
+    FormatRegistry.plugins.foreach(_.validate(options))
+    options
+  }
+
+  /** Lists and discovers the files of `paths` and resolves their schema.
+    *
+    * @param options the read options, parsed (see [[parseOptions]]); `timeZone` should be set
+    * @param definedSchema the user's schema (`.schema(...)`), exactly the output of `*`
+    * @param discoverAll how to run discovery over many files (a Spark job, from the adapter)
+    * @param parsers column parsers beyond the built-in ones (Python parsers)
+    */
+  def open(
+      paths: Seq[String],
+      options: ReaderOptions,
+      definedSchema: Option[StructType],
+      conf: Configuration,
+      zone: ZoneId,
+      discoverAll: SchemaDiscovery.Many = SchemaDiscovery.locally,
+      parsers: Seq[ColumnParser] = Nil
+  ): TableScan = {
+    require(paths.nonEmpty, "spark-drill: no path given: use load(path) or the option 'path'")
+    val files = FileLister.list(paths, conf, options, zone)
+    if (files.isEmpty)
+      throw new IllegalArgumentException(s"spark-drill: no readable files under ${paths.mkString(", ")}")
+    // Discovery runs under a defined schema too: splits past a file's header need the header's order.
+    val fileSchemas = discoverAll(files, options, conf)
+    val plugins = files.map(f => FormatRegistry.named(f.format))
+    val config = ScanConfig.fromOptions(
+      options,
+      definedSchema,
+      parsers,
+      byPosition = plugins.exists(_.bindsByPosition(options))
+    )
+    val discovered = files.indices.map { i =>
+      val plugin = plugins(i)
+      // A positional file reports the `columns` array, which a provided or defined schema replaces.
+      val own = if (plugin.bindsByPosition(options) && config.positional) new StructType() else fileSchemas(i)
+      val found = if (plugin.sampleRows(options) > 0) Discovery.Sampled else Discovery.HeaderOnly
+      FileSchema(files(i).info, own, found)
+    }
+    val projection =
+      options.get(ScanOptions.Project).map(ProjectionParser.parse).getOrElse(Projection.wildcard)
+    val resolved = ScanSchemaTracker.resolve(config, projection, discovered)
+    new TableScan(paths, options, files, fileSchemas, resolved, config, conf)
+  }
+}

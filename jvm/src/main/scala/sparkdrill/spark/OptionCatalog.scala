@@ -1,0 +1,41 @@
+package sparkdrill.spark
+
+import com.fasterxml.jackson.databind.ObjectMapper
+
+import sparkdrill.reader.OptionKind
+import sparkdrill.scan.ScanOptions
+
+/** The option table for other languages: `spark._jvm.sparkdrill.spark.OptionCatalog.json()` from Python,
+  * whose typed reader is checked against it.
+  */
+object OptionCatalog {
+
+  /** A JSON array: per option its name, type, default (text or null), values (enumerations), aliases, doc. */
+  def json(): String = {
+    val mapper = new ObjectMapper()
+    val array = mapper.createArrayNode()
+    ScanOptions.catalog.options.foreach { spec =>
+      val node = array.addObject()
+      node.put("name", spec.name)
+      node.put("type", spec.kind.name)
+      spec.default match {
+        case Some(v) => node.put("default", spec.kind.asInstanceOf[OptionKind[Any]].show(v))
+        case None => node.putNull("default")
+      }
+      if (spec.kind.values.isEmpty) node.putNull("values")
+      else spec.kind.values.foldLeft(node.putArray("values"))(_.add(_))
+      spec.aliases.foldLeft(node.putArray("aliases"))(_.add(_))
+      node.put("doc", spec.doc)
+    }
+    ScanOptions.catalog.prefixes.foreach { p =>
+      val node = array.addObject()
+      node.put("name", p.prefix + "<column>")
+      node.put("type", "prefix")
+      node.putNull("default")
+      node.putNull("values")
+      node.putArray("aliases")
+      node.put("doc", p.doc)
+    }
+    mapper.writeValueAsString(array)
+  }
+}

@@ -1,0 +1,135 @@
+package example.fixedwidth
+
+import org.apache.spark.sql.{DataFrame, Row, SparkSession}
+import org.scalatest.BeforeAndAfterAll
+import org.scalatest.funsuite.AnyFunSuite
+
+import sparkdrill.TestFiles
+
+/** The test-only fixed-width format, read through `format("drill")` on a real local Spark: the scan gives it
+  * partition and implicit columns, projection, missing columns, batches and modes, and never names it.
+  */
+class FixedWidthFormatSuite extends AnyFunSuite with TestFiles with BeforeAndAfterAll {
+  private var spark: SparkSession = _
+
+  override def beforeAll(): Unit = {
+    super.beforeAll()
+    spark = SparkSession
+      .builder()
+      .master("local[2]")
+      .config("spark.ui.enabled", "false")
+      .config("spark.sql.shuffle.partitions", "2")
+      .getOrCreate()
+  }
+
+  override def afterAll(): Unit =
+    try if (spark != null) spark.stop()
+    finally super.afterAll()
+
+  private val layout = "id:3,name:6,score:5"
+
+  private def writeSample(): Unit =
+    write(
+      "2024/a.fwf" -> "  1ann     1.5\n  2bob     2.0extra\n",
+      "b.fwf" -> "  3cy      abc\n\n  4dee        \n",
+      "ignored.txt" -> "not a fixed-width file\n"
+    )
+
+  private def read(options: (String, String)*): DataFrame =
+    spark.read.format("drill").options((("fixedWidths" -> layout) +: options).toMap).load(root.toString)
+
+  private def rows(df: DataFrame): Seq[Seq[Any]] = df.collect().toSeq.map(_.toSeq)
+
+  test("wildcard: declared columns, the late column, dir0; files of other suffixes are skipped") {
+    writeSample()
+    val df = read()
+    assert(df.schema.fieldNames.toSeq == Seq("id", "name", "score", "rest", "dir0"))
+    assert(
+      rows(df.orderBy("id")) == Seq(
+        Seq("1", "ann", "1.5", null, "2024"),
+        Seq("2", "bob", "2.0", "extra", "2024"),
+        Seq("3", "cy", "abc", null, null),
+        Seq("4", "dee", null, null, null)
+      )
+    )
+  }
+
+  test("implicit columns, projection and count(*)") {
+    writeSample()
+    val df = read()
+    assert(
+      rows(df.select("name", "filename", "_line", "suffix").orderBy("name")) == Seq(
+        Seq("ann", "a.fwf", 1L, "fwf"),
+        Seq("bob", "a.fwf", 2L, "fwf"),
+        Seq("cy", "b.fwf", 1L, "fwf"),
+        Seq("dee", "b.fwf", 3L, "fwf")
+      )
+    )
+    assert(df.count() == 4)
+    assert(rows(df.where("dir0 = '2024'").select("id")) == Seq(Seq("1"), Seq("2")))
+  }
+
+  test("a provided schema types the columns; a bad value follows the mode") {
+    writeSample()
+    val typed = Seq("providedSchema" -> "id INT, score DOUBLE", "columnNameOfCorruptRecord" -> "_bad")
+    val permissive = read(typed: _*)
+    assert(permissive.schema("id").dataType.simpleString == "int")
+    assert(
+      rows(permissive.select("id", "score", "_bad").orderBy("id")) == Seq(
+        Seq(1, 1.5, null),
+        Seq(2, 2.0, null),
+        Seq(3, null, "  3cy      abc"),
+        Seq(4, null, null)
+      )
+    )
+    val dropped = read(typed :+ ("mode" -> "DROPMALFORMED"): _*)
+    assert(rows(dropped.select("id", "score").orderBy("id")).map(_.head) == Seq(1, 2, 4))
+    // validate=projected (the default): an unread column's bad value does not count; validate=all: it does.
+    assert(rows(dropped.select("id").orderBy("id")) == Seq(Seq(1), Seq(2), Seq(3), Seq(4)))
+    val all = read(typed ++ Seq("mode" -> "DROPMALFORMED", "validate" -> "all"): _*)
+    assert(rows(all.select("id").orderBy("id")) == Seq(Seq(1), Seq(2), Seq(4)))
+    val e = intercept[Exception](read(typed :+ ("mode" -> "FAILFAST"): _*).collect())
+    val message =
+      Iterator.iterate[Throwable](e)(_.getCause).takeWhile(_ != null).map(_.getMessage).mkString(" | ")
+    assert(message.contains("b.fwf") && message.contains("line 1") && message.contains("'score'"), message)
+    assert(message.contains("value 'abc'"), message)
+  }
+
+  test("a short line is a malformed record in every mode") {
+    write("c.fwf" -> "  5eve     1.0\n  6x\n")
+    assert(
+      rows(read("columnNameOfCorruptRecord" -> "_bad").select("id", "_bad")) == Seq(
+        Seq("5", null),
+        Seq(null, "  6x")
+      )
+    )
+    assert(read("mode" -> "DROPMALFORMED").count() == 1)
+    val e = intercept[Exception](read("mode" -> "FAILFAST").collect())
+    assert(Iterator.iterate[Throwable](e)(_.getCause).takeWhile(_ != null).exists { t =>
+      String.valueOf(t.getMessage).contains("line 2")
+    })
+  }
+
+  test("small batches give the same rows; a defined schema keeps dir0 selectable") {
+    write((1 to 50).map(i => s"d${i % 3}/f$i.fwf" -> f"$i%3dn$i%-5s$i%5d\n"): _*)
+    val whole = rows(read().select("id", "name", "score", "dir0").orderBy("id"))
+    val small =
+      rows(read("batchRows" -> "2", "batchBytes" -> "64").select("id", "name", "score", "dir0").orderBy("id"))
+    assert(whole.size == 50 && small == whole)
+    val defined = spark.read
+      .format("drill")
+      .schema("id INT, score INT")
+      .option("fixedWidths", layout)
+      .load(root.toString)
+    assert(defined.schema.fieldNames.toSeq == Seq("id", "score"))
+    assert(defined.where("dir0 = 'd1'").count() == 17)
+    assert(rows(defined.select("id", "dir0").where("id = 7")) == Seq(Seq(7, "d1")))
+  }
+
+  test("an unknown option fails at planning with the nearest name") {
+    writeSample()
+    val e = intercept[IllegalArgumentException](read("fixedWidth" -> "x:1"))
+    assert(e.getMessage.contains("did you mean fixedWidths?"), e.getMessage)
+    assert(Row(1).length == 1)
+  }
+}

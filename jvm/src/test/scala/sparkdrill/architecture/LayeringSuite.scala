@@ -1,0 +1,109 @@
+package sparkdrill.architecture
+
+import com.tngtech.archunit.core.domain.JavaClasses
+import com.tngtech.archunit.core.importer.{ClassFileImporter, ImportOption}
+import com.tngtech.archunit.lang.ArchRule
+import com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses
+import com.tngtech.archunit.library.Architectures.layeredArchitecture
+import org.scalatest.funsuite.AnyFunSuite
+
+/** The layers of docs/architecture.md, checked on the compiled main classes (not by review):
+  *
+  * {{{
+  * spark (DSv2 adapter) -> scan -> projection, reader, loader
+  * formats -> reader, loader
+  * reader -> loader
+  * }}}
+  */
+class LayeringSuite extends AnyFunSuite {
+  private lazy val classes: JavaClasses = LayeringSuite.mainClasses
+
+  private def check(rule: ArchRule): Unit = rule.check(classes)
+
+  test("the main classes are found (the rules below are not vacuous)") {
+    Seq("spark", "scan", "projection", "reader", "formats", "loader").foreach { p =>
+      assert(classes.stream().anyMatch(_.getPackageName.startsWith(s"sparkdrill.$p")), p)
+    }
+  }
+
+  test("dependencies point down the layers only") {
+    check(LayeringSuite.layers)
+  }
+
+  test("nothing below the adapter imports Spark's DataSource V2 connector API") {
+    check(
+      noClasses()
+        .that()
+        .resideOutsideOfPackage("sparkdrill.spark..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("org.apache.spark.sql.connector..")
+    )
+  }
+
+  test("the loader and projection know no files: no Hadoop file system, no formats") {
+    check(
+      noClasses()
+        .that()
+        .resideInAnyPackage("sparkdrill.loader..", "sparkdrill.projection..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("org.apache.hadoop..", "sparkdrill.formats..", "sparkdrill.reader..")
+    )
+  }
+
+  test("a format knows nothing of another format") {
+    check(
+      noClasses()
+        .that()
+        .resideInAPackage("sparkdrill.formats.text..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("sparkdrill.formats.json..")
+    )
+    check(
+      noClasses()
+        .that()
+        .resideInAPackage("sparkdrill.formats.json..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("sparkdrill.formats.text..")
+    )
+  }
+}
+
+object LayeringSuite {
+
+  // sbt compiles tests into target/scala-2.13/test-classes, which ArchUnit's own test filter does not know.
+  private val mainOnly: ImportOption = location => !location.contains("/test-classes/")
+
+  def mainClasses: JavaClasses =
+    new ClassFileImporter().withImportOption(mainOnly).importPackages("sparkdrill")
+
+  val layers: ArchRule = layeredArchitecture()
+    .consideringOnlyDependenciesInLayers()
+    .layer("adapter")
+    .definedBy("sparkdrill.spark..")
+    .layer("scan")
+    .definedBy("sparkdrill.scan..")
+    .layer("projection")
+    .definedBy("sparkdrill.projection..")
+    .layer("formats")
+    .definedBy("sparkdrill.formats..")
+    .layer("reader")
+    .definedBy("sparkdrill.reader..")
+    .layer("loader")
+    .definedBy("sparkdrill.loader..")
+    .whereLayer("adapter")
+    .mayNotBeAccessedByAnyLayer()
+    .whereLayer("scan")
+    .mayOnlyBeAccessedByLayers("adapter")
+    .whereLayer("formats")
+    .mayNotBeAccessedByAnyLayer()
+    .whereLayer("projection")
+    .mayOnlyBeAccessedByLayers("adapter", "scan")
+    .whereLayer("reader")
+    .mayOnlyBeAccessedByLayers("adapter", "scan", "formats")
+    .whereLayer("loader")
+    .mayOnlyBeAccessedByLayers("adapter", "scan", "projection", "reader", "formats")
+}

@@ -1,0 +1,66 @@
+package sparkdrill.scan
+
+import org.scalatest.funsuite.AnyFunSuite
+
+import sparkdrill.formats.text.TextOptions
+import sparkdrill.reader.{CommonOptions, OptionCatalog}
+
+/** The one option table: every option parsed once, at planning, with its type; unknown names fail. */
+class OptionTableSuite extends AnyFunSuite {
+  private def parse(entries: (String, String)*) = TableScan.parseOptions(entries.toMap)
+  private def failure(entries: (String, String)*): String =
+    intercept[IllegalArgumentException](parse(entries: _*)).getMessage
+
+  test("a misspelt option fails naming the nearest valid one") {
+    assert(failure("inferTyps" -> "true").contains("unknown option 'inferTyps'; did you mean inferTypes?"))
+    assert(failure("HEADR" -> "true").contains("did you mean header?"))
+    assert(failure("batchrow" -> "10").contains("did you mean batchRows?"))
+    assert(!failure("completelyDifferent" -> "1").contains("did you mean"))
+  }
+
+  test("Spark's own names with the same meaning are aliases") {
+    assert(parse("inferSchema" -> "true")(TextOptions.InferTypes))
+    assert(parse("sep" -> ";")(TextOptions.Delimiter) == ';'.toByte)
+    assert(parse("fieldDelimiter" -> "\\t")(TextOptions.Delimiter) == '\t'.toByte)
+    assert(parse("lineSep" -> "\\r\\n")(TextOptions.LineDelimiter).toSeq == Seq('\r'.toByte, '\n'.toByte))
+    assert(parse("primitivesAsString" -> "true")(sparkdrill.formats.json.JsonOptions.AllTextMode))
+    assert(parse("multiLine" -> "true")(TextOptions.MultiLine))
+    assert(parse("recursiveFileLookup" -> "true")(ScanOptions.RecursiveFileLookup))
+  }
+
+  test("an option and its alias with different values is an error; the same value is fine") {
+    assert(failure("delimiter" -> ",", "sep" -> ";").contains("are the same option 'delimiter'"))
+    assert(parse("delimiter" -> ";", "sep" -> ";")(TextOptions.Delimiter) == ';'.toByte)
+  }
+
+  test("Spark options with no meaning here are named in the error, with the reason") {
+    val e = failure("samplingRatio" -> "0.5")
+    assert(e.contains("option 'samplingRatio' of Spark's own reader has no counterpart here"), e)
+    assert(failure("encoding" -> "latin1").contains("UTF-8"))
+    assert(failure("recursiveFileLookup" -> "false").contains("always read recursively"))
+  }
+
+  test("values are checked at planning and typed once") {
+    assert(failure("header" -> "yes").contains("option 'header' must be true or false, got 'yes'"))
+    assert(failure("batchRows" -> "many").contains("option 'batchRows' must be an integer"))
+    assert(failure("mode" -> "lenient").contains("PERMISSIVE, DROPMALFORMED or FAILFAST"))
+    assert(failure("delimiter" -> ";;").contains("single one-byte character"))
+    assert(failure("format" -> "xml").contains("unknown format 'xml'"))
+    val o = parse("MODE" -> "failfast", "partitionStyle" -> "dir", "quote" -> "")
+    assert(o(CommonOptions.Mode) == "FAILFAST" && o(ScanOptions.PartitionStyle) == "drill")
+    assert(o(TextOptions.Quote) == -1, "an empty quote turns quoting off")
+  }
+
+  test("Hadoop settings pass through; per-column formats are a family") {
+    val o = parse("fs.s3a.endpoint" -> "http://127.0.0.1:9000", "format.Day" -> "dd.MM.yyyy", "path" -> "/x")
+    assert(o.passThrough == Map("fs.s3a.endpoint" -> "http://127.0.0.1:9000"))
+    assert(o.withPrefix(TextOptions.ColumnFormat) == Map("Day" -> "dd.MM.yyyy"))
+  }
+
+  test("the table lists each option once, with a doc, and declares no name twice") {
+    val names = ScanOptions.catalog.options.flatMap(s => s.name +: s.aliases).map(_.toLowerCase)
+    assert(names.distinct.size == names.size)
+    assert(ScanOptions.catalog.options.forall(_.doc.nonEmpty))
+    assert(OptionCatalog.distance("inferTyps", "inferTypes") == 1)
+  }
+}
