@@ -48,7 +48,7 @@ def test_option_values_are_checked_like_sd_reads(capsys: pytest.CaptureFixture[s
     err = usage_error(["describe", "x", "-o", "mode=fail"], capsys)
     assert "did you mean FAILFAST?" in err
     assert "expected KEY=VALUE" in usage_error(["show", "x", "-o", "header"], capsys)
-    assert "invalid choice: 'xml'" in usage_error(["show", "x", "--format", "xml"], capsys)
+    assert "given twice" in usage_error(["show", "x", "--format", "csv", "-o", "FORMAT=json"], capsys)
 
 
 def test_other_usage_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -84,11 +84,21 @@ COMPATIBLE = {
 }
 
 
-def jvm_catalog(spark: SparkSession) -> list[dict[str, Any]]:
+def jvm_entries(spark: SparkSession) -> list[dict[str, Any]]:
     jvm = spark.sparkContext._jvm
     assert jvm is not None
     entries: list[dict[str, Any]] = json.loads(jvm.sparkdrill.spark.OptionCatalog.json())
     return entries
+
+
+def jvm_catalog(spark: SparkSession) -> list[dict[str, Any]]:
+    """The options (prefix families such as `format.<column>` are entries of type `prefix`)."""
+    return [e for e in jvm_entries(spark) if e["type"] != "prefix"]
+
+
+def test_python_and_the_jvm_know_the_same_option_families(spark: SparkSession) -> None:
+    prefixes = {e["name"] for e in jvm_entries(spark) if e["type"] == "prefix"}
+    assert prefixes == {_options.COLUMN_FORMAT_PREFIX + "<column>"}
 
 
 def test_python_and_the_jvm_know_the_same_options(spark: SparkSession) -> None:

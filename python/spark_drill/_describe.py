@@ -10,7 +10,6 @@ from pyspark.sql import DataFrame, SparkSession
 from spark_drill._errors import install_error_conversion
 from spark_drill._options import (
     BY_SNAKE,
-    Format,
     MemoryMode,
     Mode,
     PartitionStyle,
@@ -36,12 +35,12 @@ def describe(
     spark: SparkSession,
     path: PathArg,
     *,
-    format: Format | None = None,
+    format: str | None = None,
     path_glob_filter: str | None = None,
     modified_before: Timestamp | None = None,
     modified_after: Timestamp | None = None,
     ignore_missing_files: bool | None = None,
-    ignore_corrupt_files: bool | None = None,
+    recursive_file_lookup: bool | None = None,
     multi_line: bool | None = None,
     discovery_parallelism: int | None = None,
     header: bool | None = None,

@@ -17,7 +17,6 @@ from typing import Any, Literal, NamedTuple, TypeVar, cast, get_args, get_origin
 
 from pyspark.sql.types import StructType
 
-Format = Literal["csv", "tsv", "psv", "json"]
 Mode = Literal["PERMISSIVE", "DROPMALFORMED", "FAILFAST"]
 SchemaMode = Literal["evolve", "strict", "fail"]
 TypeConflict = Literal["widen", "fail"]
@@ -38,12 +37,12 @@ class Option(NamedTuple):
 
 OPTIONS: tuple[Option, ...] = (
     # files
-    Option("format", "format", Format),
+    Option("format", "format", str),  # csv, tsv, psv, json, or a format a plugin registers
     Option("path_glob_filter", "pathGlobFilter", str),
     Option("modified_before", "modifiedBefore", Timestamp),
     Option("modified_after", "modifiedAfter", Timestamp),
     Option("ignore_missing_files", "ignoreMissingFiles", bool),
-    Option("ignore_corrupt_files", "ignoreCorruptFiles", bool),
+    Option("recursive_file_lookup", "recursiveFileLookup", bool),
     Option("multi_line", "multiLine", bool),
     Option("discovery_parallelism", "discoveryParallelism", int),
     # text
@@ -95,10 +94,11 @@ ALIASES: Mapping[str, str] = {
     "sep": "delimiter",
     "fieldDelimiter": "delimiter",
     "lineSep": "lineDelimiter",
+    "primitivesAsString": "allTextMode",
 }
 
 # Keys of the `options=` mapping (and `-o`) that go to Hadoop's Configuration unchecked.
-HADOOP_PREFIXES = ("fs.", "hadoop.", "dfs.", "mapreduce.", "io.")
+HADOOP_PREFIXES = ("fs.", "hadoop.", "dfs.", "mapreduce.", "io.", "yarn.")
 # `format.<column>`: a date/timestamp pattern for one column.
 COLUMN_FORMAT_PREFIX = "format."
 

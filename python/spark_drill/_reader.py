@@ -13,7 +13,6 @@ from pyspark.sql.types import StructType
 from spark_drill._errors import install_error_conversion
 from spark_drill._options import (
     BY_SNAKE,
-    Format,
     MemoryMode,
     Mode,
     PartitionStyle,
@@ -57,12 +56,12 @@ def read(
     spark: SparkSession,
     path: PathArg,
     *,
-    format: Format | None = None,
+    format: str | None = None,
     path_glob_filter: str | None = None,
     modified_before: Timestamp | None = None,
     modified_after: Timestamp | None = None,
     ignore_missing_files: bool | None = None,
-    ignore_corrupt_files: bool | None = None,
+    recursive_file_lookup: bool | None = None,
     multi_line: bool | None = None,
     discovery_parallelism: int | None = None,
     header: bool | None = None,
@@ -117,8 +116,9 @@ def read(
         server has the spark-drill jar.
     path : str, os.PathLike or a sequence of them
         Files, directories (read recursively) or Hadoop globs.
-    format : {"csv", "tsv", "psv", "json"}
-        Read every file in this format; default: by each file's suffix (others are skipped).
+    format : str
+        Read every file in this format (``csv``, ``tsv``, ``psv``, ``json``, or one a format plugin
+        registers); default: by each file's suffix (files with other suffixes are skipped).
     path_glob_filter : str
         Only files whose name matches this glob.
     modified_before, modified_after : datetime or str
@@ -126,8 +126,8 @@ def read(
         text as ``2024-01-31T12:00:00``).
     ignore_missing_files : bool
         Skip a path that does not exist instead of failing.
-    ignore_corrupt_files : bool
-        Skip a file that cannot be read (a broken compressed file) instead of failing.
+    recursive_file_lookup : bool
+        Spark's option: directories are always read recursively, so only True is accepted.
     multi_line : bool
         Read each text file whole, without byte-range splits.
     discovery_parallelism : int

@@ -18,7 +18,6 @@ import re
 import sys
 import traceback
 from pathlib import Path
-from typing import get_args
 
 from pyspark.sql import SparkSession
 
@@ -26,7 +25,7 @@ from spark_drill import __version__
 from spark_drill._cli_commands import catalog_conf, run
 from spark_drill._cli_output import OUTPUTS
 from spark_drill._errors import ScanError
-from spark_drill._options import Format, jvm_options
+from spark_drill._options import jvm_options
 from spark_drill._session import session
 
 COMMANDS = ("show", "schema", "describe", "sql", "convert")
@@ -54,7 +53,9 @@ def _positive(text: str) -> int:
 def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     common = argparse.ArgumentParser(add_help=False)
     reading = common.add_argument_group("reading")
-    reading.add_argument("--format", choices=get_args(Format), help="read every file in this format")
+    reading.add_argument(
+        "--format", metavar="FORMAT", help="read every file in this format (csv, tsv, psv, json, ...)"
+    )
     reading.add_argument(
         "-o",
         "--option",
