@@ -8,20 +8,26 @@ VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' pyproject.toml)
 JAR := target/scala-2.13/spark-drill_2.13-$(VERSION).jar
 WHEEL := dist/spark_drill-$(VERSION)-py3-none-any.whl
 JVM_SOURCES := $(shell find jvm/src/main -type f) build.sbt $(wildcard project/*.scala project/*.sbt) project/build.properties
-PY_SOURCES := $(shell find python/spark_drill -name '*.py' -o -name py.typed) pyproject.toml README.md
+PY_SOURCES := $(shell find python/spark_drill -name '*.py' -o -name py.typed -o -name '*.properties') pyproject.toml README.md
 DEV_DEPS = $(shell $(PYTHON) -c "import tomllib;print(' '.join(repr(d) for d in tomllib.load(open('pyproject.toml','rb'))['project']['optional-dependencies']['dev']))")
 
 .PHONY: demo test jar wheel install venv scala-test py-test lint fmt clean bench bench-small bench-loader
 
+# A typed read of the sample tree (its columns, their types and where each comes from), then a SQL aggregate.
 demo: install
-	$(VENV)/bin/spark-drill samples/logs --option header=true
+	$(VENV)/bin/spark-drill schema samples/logs -o header=true -o inferTypes=true
+	$(VENV)/bin/spark-drill sql -o header=true -o inferTypes=true "SELECT dir0, count(*) AS events, sum(duration_ms) AS total_ms FROM drill.\`samples/logs\` GROUP BY dir0 ORDER BY dir0"
+
+# Doctests run from the installed wheel, as the tests do (python/spark_drill would clash with it on import).
+PYTEST = SPARK_DRILL_WHEEL=$(abspath $(WHEEL)) $(VENV)/bin/pytest tests --doctest-modules \
+	"$$($(PY) -c 'import os, spark_drill; print(os.path.dirname(spark_drill.__file__))')"
 
 test: install
 	$(SBT) scalafmtCheckAll scalafmtSbtCheck loaderBench/scalafmtCheckAll loaderBench/compile test
-	$(VENV)/bin/ruff check python tests
-	$(VENV)/bin/ruff format --check python tests
+	$(VENV)/bin/ruff check python tests conftest.py
+	$(VENV)/bin/ruff format --check python tests conftest.py
 	$(VENV)/bin/mypy
-	SPARK_DRILL_WHEEL=$(abspath $(WHEEL)) $(VENV)/bin/pytest tests
+	$(PYTEST)
 
 jar: $(JAR)
 
@@ -57,12 +63,12 @@ scala-test:
 	$(SBT) test
 
 py-test: install
-	SPARK_DRILL_WHEEL=$(abspath $(WHEEL)) $(VENV)/bin/pytest tests
+	$(PYTEST)
 
 fmt: $(VENV)/.deps
 	$(SBT) scalafmtAll scalafmtSbt loaderBench/scalafmtAll
-	$(VENV)/bin/ruff format python tests
-	$(VENV)/bin/ruff check --fix python tests
+	$(VENV)/bin/ruff format python tests conftest.py
+	$(VENV)/bin/ruff check --fix python tests conftest.py
 
 # --- benchmark (bench/): `make bench` 1 GiB per format; `make bench-small` a few MB in under 3 minutes.
 BENCH_DATA ?= bench/data

@@ -20,6 +20,8 @@ from typing import Any, ClassVar
 from pyspark.sql import SparkSession
 from pyspark.sql.types import DataType
 
+from spark_drill._session import is_connect
+
 
 @dataclass(frozen=True)
 class FileInfo:
@@ -127,13 +129,26 @@ class _Proxy:
         implements: ClassVar[list[str]] = ["sparkdrill.spark.python.PythonColumnParser"]
 
 
+CONNECT_MESSAGE = (
+    "Python column parsers need a classic SparkSession; this is a Spark Connect session "
+    "(parsers run on the driver and are called over Py4J)"
+)
+
+
+def _require_classic(spark: SparkSession) -> None:
+    if is_connect(spark):
+        raise RuntimeError(CONNECT_MESSAGE)
+
+
 # Strong references, by parser class (as the JVM keys them): Py4J holds proxies weakly on the Python side.
 _LIVE: dict[str, _Proxy] = {}
 
 
 def register_column_parser(spark: SparkSession, parser: ColumnParser) -> None:
     """Registers `parser` for the tables this session opens from now on (after any registered before it;
-    a parser of the same class replaces the earlier one)."""
+    a parser of the same class replaces the earlier one). Needs a classic session: under Spark Connect it
+    raises RuntimeError at once."""
+    _require_classic(spark)
     from pyspark.java_gateway import ensure_callback_server_started
 
     from spark_drill._session import ensure_loaded
@@ -151,6 +166,7 @@ def register_column_parser(spark: SparkSession, parser: ColumnParser) -> None:
 
 def clear_column_parsers(spark: SparkSession) -> None:
     """Forgets this session's parsers (tables already opened keep theirs)."""
+    _require_classic(spark)
     jvm = spark.sparkContext._jvm
     assert jvm is not None
     jvm.sparkdrill.spark.python.ColumnParserRegistry.clear(spark._jsparkSession)

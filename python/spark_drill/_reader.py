@@ -1,68 +1,249 @@
-"""Typed helpers over spark-drill's options: they only set options, so they also work on Spark Connect."""
+"""`sd.read`: spark-drill's options as typed keywords. It only sets reader options, so it also works under
+Spark Connect."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import os
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql.types import StructType
 
 from spark_drill._errors import install_error_conversion
-from spark_drill._session import FORMAT
+from spark_drill._options import (
+    BY_SNAKE,
+    MemoryMode,
+    Mode,
+    PartitionStyle,
+    ProvidedSchema,
+    SchemaMode,
+    Timestamp,
+    TypeConflict,
+    Validate,
+    check_keywords,
+    jvm_options,
+)
+from spark_drill._session import FORMAT, is_connect
 
-OptionValue = str | bool | int | float
-
-
-def _option_text(value: OptionValue) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
-def _camel(name: str) -> str:
-    head, *rest = name.split("_")
-    return head + "".join(part[:1].upper() + part[1:] for part in rest)
-
-
-def option_map(options: Mapping[str, OptionValue]) -> dict[str, str]:
-    """Options as Spark takes them: camelCase names, text values."""
-    return {_camel(name): _option_text(value) for name, value in options.items()}
+PathArg = str | os.PathLike[str] | Sequence[str | os.PathLike[str]]
 
 
-def provided_schema_ddl(schema: str | Mapping[str, str] | StructType) -> str:
-    """A provided schema as the DDL string the `providedSchema` option takes."""
-    if isinstance(schema, str):
-        return schema
-    if isinstance(schema, StructType):
-        return ", ".join(
-            f"`{f.name}` {f.dataType.simpleString()}{'' if f.nullable else ' NOT NULL'}"
-            for f in schema.fields
-        )
-    return ", ".join(f"`{name}` {tpe}" for name, tpe in schema.items())
+def paths_of(path: PathArg) -> list[str]:
+    """One path or several, as the strings Spark's `load` takes."""
+    if isinstance(path, (str, os.PathLike)):
+        return [os.fspath(path)]
+    return [os.fspath(p) for p in path]
 
 
-def read(
-    spark: SparkSession,
-    path: str | list[str],
-    *,
-    schema: StructType | str | None = None,
-    provided_schema: str | Mapping[str, str] | StructType | None = None,
-    **options: OptionValue,
+def load(
+    spark: SparkSession, path: PathArg, schema: StructType | str | None, opts: Mapping[str, str]
 ) -> DataFrame:
-    """Reads `path` (a file, a directory, a glob, or a list of them) with spark-drill.
-
-    Options use SPEC names, in camelCase or snake_case: `read(spark, p, header=True, batch_rows=1024)`.
-    `schema` is a defined schema (exactly the output); `provided_schema` types some columns and leaves the
-    rest to discovery.
-    """
-    install_error_conversion()
+    """`spark.read.format("drill")` with `opts`, and a defined schema when given."""
+    if not is_connect(spark):
+        install_error_conversion()
     reader: Any = spark.read.format(FORMAT)
     if schema is not None:
         reader = reader.schema(schema)
-    if provided_schema is not None:
-        reader = reader.option("providedSchema", provided_schema_ddl(provided_schema))
-    for name, value in option_map(options).items():
-        reader = reader.option(name, value)
-    df: DataFrame = reader.load(path if isinstance(path, str) else list(path))
+    reader = reader.options(**opts)
+    paths = paths_of(path)
+    df: DataFrame = reader.load(paths[0] if len(paths) == 1 else paths)
     return df
+
+
+@check_keywords
+def read(
+    spark: SparkSession,
+    path: PathArg,
+    *,
+    format: str | None = None,
+    path_glob_filter: str | None = None,
+    modified_before: Timestamp | None = None,
+    modified_after: Timestamp | None = None,
+    ignore_missing_files: bool | None = None,
+    recursive_file_lookup: bool | None = None,
+    multi_line: bool | None = None,
+    discovery_parallelism: int | None = None,
+    header: bool | None = None,
+    delimiter: str | None = None,
+    quote: str | None = None,
+    escape: str | None = None,
+    comment: str | None = None,
+    line_delimiter: str | None = None,
+    skip_first_line: bool | None = None,
+    null_value: str | None = None,
+    empty_value: str | None = None,
+    date_format: str | None = None,
+    timestamp_format: str | None = None,
+    time_zone: str | None = None,
+    provided_schema: ProvidedSchema | None = None,
+    strict_schema: bool | None = None,
+    schema_mode: SchemaMode | None = None,
+    type_conflict: TypeConflict | None = None,
+    project: str | None = None,
+    partition_label: str | None = None,
+    partition_columns: bool | None = None,
+    partition_style: PartitionStyle | None = None,
+    filename_label: str | None = None,
+    filepath_label: str | None = None,
+    fqn_label: str | None = None,
+    suffix_label: str | None = None,
+    lmt_label: str | None = None,
+    infer_types: bool | None = None,
+    sample_rows: int | None = None,
+    mode: Mode | None = None,
+    column_name_of_corrupt_record: str | None = None,
+    rescued_data_column: str | None = None,
+    validate: Validate | None = None,
+    batch_rows: int | None = None,
+    batch_bytes: int | None = None,
+    memory_mode: MemoryMode | None = None,
+    all_text_mode: bool | None = None,
+    read_numbers_as_double: bool | None = None,
+    schema: StructType | str | None = None,
+    column_formats: Mapping[str, str] | None = None,
+    options: Mapping[str, str] | None = None,
+) -> DataFrame:
+    """Reads files with spark-drill: `spark.read.format("drill")` with typed options.
+
+    Every option is keyword-only; None (the default) leaves it to the reader's own default. docs/options.md
+    tells what each does; the JVM name of `snake_case` is `snakeCase`.
+
+    Parameters
+    ----------
+    spark : SparkSession
+        A classic session from `sd.session()` / `sd.configure(builder)`, or a Spark Connect session whose
+        server has the spark-drill jar.
+    path : str, os.PathLike or a sequence of them
+        Files, directories (read recursively) or Hadoop globs.
+    format : str
+        Read every file in this format (``csv``, ``tsv``, ``psv``, ``json``, or one a format plugin
+        registers); default: by each file's suffix (files with other suffixes are skipped).
+    path_glob_filter : str
+        Only files whose name matches this glob.
+    modified_before, modified_after : datetime or str
+        Only files modified before/after this time (naive: in the session time zone;
+        text as ``2024-01-31T12:00:00``).
+    ignore_missing_files : bool
+        Skip a path that does not exist instead of failing.
+    recursive_file_lookup : bool
+        Spark's option: directories are always read recursively, so only True is accepted.
+    multi_line : bool
+        Read each text file whole, without byte-range splits.
+    discovery_parallelism : int
+        From this many files on, discovery runs as a Spark job (default 32).
+    header : bool
+        The first non-blank line of each text file names its columns (default False: one `columns`
+        array column).
+    delimiter, quote, escape, comment : str
+        One character each; ``quote=""`` turns quoting off; no comment character by default.
+    line_delimiter : str
+        One or two characters; default: ``\\n``, ``\\r\\n`` or ``\\r``.
+    skip_first_line : bool
+        Drop each file's first line (before the header).
+    null_value, empty_value : str
+        A field equal to `null_value` is null; an empty quoted field becomes `empty_value`.
+    date_format, timestamp_format : str
+        `java.time` patterns for date and timestamp columns (`column_formats` for one column).
+    time_zone : str
+        Zone of timestamps written without one (default: the session's).
+    provided_schema : str, Mapping[str, str] or StructType
+        Types for the columns it names (DDL with ``NOT NULL`` and ``DEFAULT``); others are still discovered.
+    strict_schema : bool
+        Only the provided columns.
+    schema_mode : {"evolve", "strict", "fail"}
+        Union of all files (default), the first file's columns, or fail when files differ.
+    type_conflict : {"widen", "fail"}
+        Widen conflicting types (default) or fail naming column, types and files.
+    project : str
+        A Drill projection list instead of ``*``: ``"a, m.b, columns[2], filename, dir0"``.
+    partition_label : str
+        Prefix of the partition columns (default ``dir``: ``dir0``, ``dir1``, ...).
+    partition_columns : bool
+        False leaves partition columns out of ``*`` (still selectable by name).
+    partition_style : {"drill", "hive"}
+        ``hive``: directories named ``key=value`` give a column ``key``.
+    filename_label, filepath_label, fqn_label, suffix_label, lmt_label : str
+        Names of the hidden file columns.
+    infer_types : bool
+        Type text columns from a sample (boolean, int, bigint, double, date, timestamp).
+    sample_rows : int
+        Records per file that discovery reads (default 1000, -1 for all).
+    mode : {"PERMISSIVE", "DROPMALFORMED", "FAILFAST"}
+        What a malformed record does: nulls (default), dropped, or the query fails.
+    column_name_of_corrupt_record : str
+        Adds a string column holding a malformed record's text.
+    rescued_data_column : str
+        Adds a string column holding values no column has, as JSON.
+    validate : {"projected", "all"}
+        Convert only the columns a query reads (default) or all of them.
+    batch_rows : int
+        Rows per batch (default 4096).
+    batch_bytes : int
+        Bytes per column vector in a batch (default 16 MiB).
+    memory_mode : {"offHeap", "onHeap"}
+        Where the column vectors live (default off-heap).
+    all_text_mode : bool
+        JSON: every scalar is a string holding the token's text.
+    read_numbers_as_double : bool
+        JSON: every number is a double.
+    schema : StructType or str
+        A defined schema: exactly the columns of ``*``, values converted to it.
+    column_formats : Mapping[str, str]
+        A date/timestamp pattern per column (options ``format.<column>``).
+    options : Mapping[str, str]
+        Hadoop settings for this read (keys starting ``fs.``, ``hadoop.``, ``dfs.``, ``mapreduce.``,
+        ``io.``); any other key must be an option's name and is checked like a keyword.
+
+    Returns
+    -------
+    DataFrame
+
+    Raises
+    ------
+    TypeError
+        An unknown keyword (naming the nearest valid one) or a value of the wrong type.
+    ValueError
+        A value outside an option's choices.
+
+    Examples
+    --------
+    A tree of CSV files whose headers differ, typed from a sample:
+
+    >>> import spark_drill as sd
+    >>> df = sd.read(spark, "samples/logs", header=True, infer_types=True)
+    >>> df.columns
+    ['id', 'user', 'action', 'duration_ms', 'country', 'dir0', 'dir1']
+    >>> [(f.name, f.dataType.simpleString()) for f in df.schema.fields][:4]
+    [('id', 'int'), ('user', 'string'), ('action', 'string'), ('duration_ms', 'int')]
+    >>> [(r.id, r.user, r.duration_ms) for r in df.where("dir0 = '2024'").orderBy("id").collect()]
+    [(1, 'ann', None), (2, 'bob', None), (3, 'ann', 120), (4, 'cy', 35)]
+
+    Hidden file columns are selected by name:
+
+    >>> df.where("user = 'dee'").select("user", "filename", "dir0").collect()
+    [Row(user='dee', filename='events.csv', dir0='2025')]
+
+    A provided schema types the columns it names; they come first:
+
+    >>> typed = sd.read(spark, "samples/logs", header=True, provided_schema={"duration_ms": "bigint"})
+    >>> typed.columns
+    ['duration_ms', 'id', 'user', 'action', 'country', 'dir0', 'dir1']
+    >>> typed.schema["duration_ms"].dataType.simpleString()
+    'bigint'
+
+    JSON files, every number a double:
+
+    >>> events = sd.read(spark, "samples/events", read_numbers_as_double=True)
+    >>> [r.id for r in events.orderBy("id").collect()]
+    [1.0, 2.0, 3.0]
+
+    A misspelt keyword names the nearest one:
+
+    >>> sd.read(spark, "samples/logs", infer_typs=True)
+    Traceback (most recent call last):
+    ...
+    TypeError: read() got an unexpected keyword argument 'infer_typs'; did you mean infer_types?
+    """
+    given = {name: value for name, value in locals().items() if name in BY_SNAKE}
+    return load(spark, path, schema, jvm_options(given, column_formats, options))

@@ -32,9 +32,18 @@ def _running_session() -> SparkSession | None:
     return None
 
 
+def is_connect(spark: object) -> bool:
+    """Whether `spark` is a Spark Connect session (no JVM in this process, no Py4J)."""
+    return type(spark).__module__.startswith("pyspark.sql.connect.")
+
+
 def ensure_loaded(spark: SparkSession) -> None:
     """Raises RuntimeError when `spark` was started without the spark-drill jar: the jar must be on the
     classpath before the JVM starts, and setting `spark.jars` later is silently ignored."""
+    if is_connect(spark):
+        raise RuntimeError(
+            "this needs a classic SparkSession (Py4J to the driver's JVM); this is a Spark Connect session"
+        )
     jvm = spark.sparkContext._jvm
     if jvm is None:
         raise RuntimeError("spark-drill needs a classic Spark session with a JVM (not Spark Connect)")
@@ -54,7 +63,7 @@ def configure(builder: SparkSession.Builder) -> SparkSession.Builder:
     builder. If a session is already running, it is checked instead: it must have been started with the
     jar."""
     running = _running_session()
-    if running is not None:
+    if running is not None and not is_connect(running):
         ensure_loaded(running)
     options: dict[str, Any] = getattr(builder, "_options", {})
     existing = options.get("spark.jars")

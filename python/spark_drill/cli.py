@@ -1,47 +1,244 @@
-"""`spark-drill PATH`: prints the schema and rows of `SELECT * FROM drill.`PATH``."""
+"""`spark-drill`: read files with spark-drill from the shell.
+
+    spark-drill show samples/logs -o header=true -o inferTypes=true
+    spark-drill schema samples/logs -o header=true
+    spark-drill describe samples/logs -o header=true --output csv
+    spark-drill sql -o header=true "SELECT dir0, count(*) FROM drill.`samples/logs` GROUP BY dir0"
+    spark-drill convert samples/logs out/logs --to parquet -o header=true --partition-by dir0
+
+Quiet by default (Spark logs nothing; a progress bar only on a terminal), so `--output json|csv` pipes.
+Exit status: 0 done, 1 the read or query failed (one line on stderr), 2 a usage error.
+"""
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
+import traceback
+from pathlib import Path
 
+from pyspark.sql import SparkSession
+
+from spark_drill import __version__
+from spark_drill._cli_commands import catalog_conf, run
+from spark_drill._cli_output import OUTPUTS
+from spark_drill._errors import ScanError
+from spark_drill._options import jvm_options
 from spark_drill._session import session
 
+COMMANDS = ("show", "schema", "describe", "sql", "convert")
+QUIET_LOG4J = Path(__file__).with_name("log4j2-quiet.properties")
+JAVA_OPTIONS = "spark.driver.extraJavaOptions"
 
-def _parse_option(text: str) -> tuple[str, str]:
+
+def _key_value(text: str) -> tuple[str, str]:
     key, sep, value = text.partition("=")
-    if not sep or not key:
-        raise argparse.ArgumentTypeError(f"options are KEY=VALUE, got {text!r}")
-    return key, value
+    if not sep or not key.strip():
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    return key.strip(), value
 
 
-def main(argv: list[str] | None = None) -> int:
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of rows, got {text!r}") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"expected a number of rows, got {text!r}")
+    return n
+
+
+def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    common = argparse.ArgumentParser(add_help=False)
+    reading = common.add_argument_group("reading")
+    reading.add_argument(
+        "--format", metavar="FORMAT", help="read every file in this format (csv, tsv, psv, json, ...)"
+    )
+    reading.add_argument(
+        "-o",
+        "--option",
+        dest="options",
+        action="append",
+        type=_key_value,
+        default=[],
+        metavar="KEY=VALUE",
+        help="a reader option (docs/options.md: header=true, inferTypes=true, providedSchema='id INT', ...) "
+        "or a Hadoop setting (fs.*, hadoop.*, ...); repeatable",
+    )
+    spark_group = common.add_argument_group("spark")
+    spark_group.add_argument("--master", default="local[*]", help="Spark master (default local[*])")
+    spark_group.add_argument(
+        "--conf", action="append", type=_key_value, default=[], metavar="KEY=VALUE", help="a Spark setting"
+    )
+    spark_group.add_argument(
+        "-v", "--verbose", action="count", default=0, help="show Spark's log (-vv: INFO) and stack traces"
+    )
+    output = argparse.ArgumentParser(add_help=False)
+    output.add_argument(
+        "--output", choices=OUTPUTS, default="table", help="table (default), json (one object per line), csv"
+    )
+    rows = argparse.ArgumentParser(add_help=False)
+    rows.add_argument(
+        "--rows", type=_positive, default=None, help="at most N rows (default: 50 for a table, all otherwise)"
+    )
+
     parser = argparse.ArgumentParser(
-        prog="spark-drill", description="Query a directory of CSV/TSV/PSV files with spark-drill."
+        prog="spark-drill",
+        description="Read CSV/TSV/PSV/JSON files whose schemas drift, with Spark and spark-drill.",
+        epilog="`spark-drill PATH -o ...` is short for `spark-drill show PATH -o ...`.",
     )
-    parser.add_argument("path", help="a file, directory or glob")
-    parser.add_argument(
-        "-o", "--option", action="append", type=_parse_option, default=[], help="reader option KEY=VALUE"
-    )
-    parser.add_argument("--sql", help="a query; {table} stands for drill.`PATH`")
-    parser.add_argument("--rows", type=int, default=50, help="rows to show (default 50)")
-    parser.add_argument("--master", default="local[*]")
-    args = parser.parse_args(argv)
+    parser.add_argument("--version", action="version", version=f"spark-drill {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    subs: dict[str, argparse.ArgumentParser] = {}
 
-    # Options reach `drill.`path`` through the catalog's own settings.
-    conf = {f"spark.sql.catalog.drill.{k}": v for k, v in args.option}
-    conf.setdefault("spark.ui.enabled", "false")
-    spark = session(master=args.master, **conf)
-    spark.sparkContext.setLogLevel("ERROR")
-    table = "drill.`" + os.path.abspath(args.path).replace("`", "``") + "`"
-    query = (args.sql or "SELECT * FROM {table}").format(table=table)
-    print(f"-- {query}")
-    df = spark.sql(query)
-    df.printSchema()
-    df.show(args.rows, truncate=False)
-    spark.stop()
-    return 0
+    p = sub.add_parser("show", parents=[common, output, rows], help="the rows of PATH")
+    p.add_argument("path", help="a file, a directory or a glob")
+    subs["show"] = p
+
+    p = sub.add_parser("schema", parents=[common, output], help="the columns of PATH, with types and origins")
+    p.add_argument("path", help="a file, a directory or a glob")
+    subs["schema"] = p
+
+    p = sub.add_parser("describe", parents=[common, output], help="what each file says about each column")
+    p.add_argument("path", help="a file, a directory or a glob")
+    subs["describe"] = p
+
+    p = sub.add_parser(
+        "sql",
+        parents=[common, output, rows],
+        help="a query; drill.`PATH` reads PATH with the -o options",
+        description="Runs a Spark SQL query; drill.`PATH` in it reads PATH with the -o options.",
+    )
+    p.add_argument(
+        "query", nargs="?", help='e.g. "SELECT dir0, count(*) FROM drill.`data/logs` GROUP BY dir0"'
+    )
+    p.add_argument("-f", "--file", help="read the query from this file (- for stdin)")
+    subs["sql"] = p
+
+    p = sub.add_parser("convert", parents=[common], help="write PATH as parquet, json or csv")
+    p.add_argument("path", help="a file, a directory or a glob")
+    p.add_argument("out", help="the output directory")
+    p.add_argument("--to", required=True, choices=("parquet", "json", "csv"), help="the output format")
+    p.add_argument(
+        "--partition-by", action="append", default=[], metavar="COLUMN", help="a partition column; repeatable"
+    )
+    p.add_argument(
+        "--mode",
+        choices=("error", "overwrite"),
+        default="error",
+        help="when OUT exists: fail (default) or replace it",
+    )
+    subs["convert"] = p
+    return parser, subs
+
+
+def _legacy(argv: list[str]) -> list[str]:
+    """`spark-drill PATH ...` (the first form of the command) is `spark-drill show PATH ...`."""
+    if argv and argv[0] not in COMMANDS and not argv[0].startswith("-"):
+        return ["show", *argv]
+    return argv
+
+
+def _query(args: argparse.Namespace, sub: argparse.ArgumentParser) -> str:
+    if (args.query is None) == (args.file is None):
+        sub.error("give a query or -f FILE (not both)")
+    if args.file is None:
+        text: str = args.query
+    elif args.file == "-":
+        text = sys.stdin.read()
+    else:
+        try:
+            text = Path(args.file).read_text(encoding="utf-8")
+        except OSError as e:
+            sub.error(f"cannot read {args.file}: {e.strerror}")
+    text = text.strip().rstrip(";").strip()
+    if not text:
+        sub.error("the query is empty")
+    return text
+
+
+def one_line(error: BaseException) -> str:
+    """An exception as one line: spark-drill's own message when the JVM's text holds one, else the first
+    line that is not Py4J's framing, without Java exception class names."""
+    text = str(error)
+    found = re.search(r"spark-drill: [^\n]*", text)
+    if found:
+        return found.group(0).strip()
+    for line in text.splitlines():
+        line = line.strip().lstrip(":").strip()
+        if not line or line.startswith(("An error occurred while calling", "at ")):
+            continue
+        line = re.sub(r"^(?:[\w$]+\.)+[\w$]*(?:Exception|Error): ", "", line)
+        return "spark-drill: " + line
+    return f"spark-drill: {type(error).__name__}"
+
+
+def _session(args: argparse.Namespace, opts: dict[str, str]) -> SparkSession:
+    tty = sys.stdout.isatty() and sys.stderr.isatty()
+    conf = {"spark.ui.enabled": "false", "spark.ui.showConsoleProgress": "true" if tty else "false"}
+    if args.command == "sql":
+        conf.update(catalog_conf(opts))
+    user = dict(args.conf)
+    conf.update({k: v for k, v in user.items() if k != JAVA_OPTIONS})
+    java_options = [user[JAVA_OPTIONS]] if JAVA_OPTIONS in user else []
+    if args.verbose == 0:
+        # Before the JVM starts: Spark prints its first lines while starting.
+        java_options.append(f"-Dlog4j2.configurationFile={QUIET_LOG4J.as_uri()}")
+    if java_options:
+        conf[JAVA_OPTIONS] = " ".join(java_options)
+    spark = session(master=args.master, app_name="spark-drill", **conf)
+    if args.verbose >= 2:
+        spark.sparkContext.setLogLevel("INFO")
+    return spark
+
+
+def main(argv: list[str] | None = None, *, spark: SparkSession | None = None) -> int:
+    """Runs the command line `argv` (default: sys.argv[1:]); returns the exit status. With `spark`, runs in
+    that session and leaves it running (for tests and notebooks); otherwise starts one and stops it."""
+    parser, subs = build_parser()
+    args = parser.parse_args(_legacy(list(sys.argv[1:] if argv is None else argv)))
+    sub = subs[args.command]
+    given = dict(args.options)
+    if args.format is not None:
+        given["format"] = args.format
+    try:
+        # Checked before Spark starts: an unknown or misspelt option is a usage error.
+        opts = jvm_options({}, None, given)
+    except (TypeError, ValueError) as e:
+        sub.error(str(e))
+    if args.command == "sql":
+        args.query = _query(args, sub)
+        if opts and spark is not None:
+            sub.error("-o options reach drill.`PATH` through the catalog a new session starts with")
+    if args.command in ("show", "sql") and args.rows is None and args.output == "table":
+        args.rows = 50
+    own = spark is None
+    try:
+        active = spark if spark is not None else _session(args, opts)
+    except Exception as e:
+        return _failed(e, args.verbose)
+    try:
+        run(args, active, opts)
+        sys.stdout.flush()
+        return 0
+    except BrokenPipeError:
+        # The reader of a pipe went away (`| head`): not an error.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except Exception as e:
+        return _failed(e, args.verbose)
+    finally:
+        if own:
+            active.stop()
+
+
+def _failed(error: Exception, verbose: int) -> int:
+    if verbose:
+        traceback.print_exc()
+    print(str(error) if isinstance(error, ScanError) else one_line(error), file=sys.stderr)
+    return 1
 
 
 if __name__ == "__main__":

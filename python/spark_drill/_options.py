@@ -1,0 +1,312 @@
+"""spark-drill's reader options, listed once: `sd.read`'s keyword, the JVM's name and the Python type.
+
+`sd.read` and `sd.describe` spell every option out in their signatures (what IDEs and mypy see); a test
+checks those signatures against `OPTIONS`. Checking and converting values, the `options=` escape hatch
+and the CLI's `-o key=value` all go through this module.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import functools
+import inspect
+import re
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Literal, NamedTuple, TypeVar, cast, get_args, get_origin
+
+from pyspark.sql.types import StructType
+
+Mode = Literal["PERMISSIVE", "DROPMALFORMED", "FAILFAST"]
+SchemaMode = Literal["evolve", "strict", "fail"]
+TypeConflict = Literal["widen", "fail"]
+PartitionStyle = Literal["drill", "hive"]
+Validate = Literal["projected", "all"]
+MemoryMode = Literal["offHeap", "onHeap"]
+# A naive datetime is a wall-clock time in the session time zone; text as `2024-01-31T12:00:00`.
+Timestamp = str | dt.datetime
+# A DDL string (`"id INT NOT NULL DEFAULT -1, day DATE"`), {column: type} or a StructType.
+ProvidedSchema = str | Mapping[str, str] | StructType
+
+
+class Option(NamedTuple):
+    snake: str  # the keyword of sd.read
+    jvm: str  # the name spark.read.format("drill").option() takes
+    type: Any  # the keyword's Python type: bool, int, str, a Literal, Timestamp or ProvidedSchema
+
+
+OPTIONS: tuple[Option, ...] = (
+    # files
+    Option("format", "format", str),  # csv, tsv, psv, json, or a format a plugin registers
+    Option("path_glob_filter", "pathGlobFilter", str),
+    Option("modified_before", "modifiedBefore", Timestamp),
+    Option("modified_after", "modifiedAfter", Timestamp),
+    Option("ignore_missing_files", "ignoreMissingFiles", bool),
+    Option("recursive_file_lookup", "recursiveFileLookup", bool),
+    Option("multi_line", "multiLine", bool),
+    Option("discovery_parallelism", "discoveryParallelism", int),
+    # text
+    Option("header", "header", bool),
+    Option("delimiter", "delimiter", str),
+    Option("quote", "quote", str),
+    Option("escape", "escape", str),
+    Option("comment", "comment", str),
+    Option("line_delimiter", "lineDelimiter", str),
+    Option("skip_first_line", "skipFirstLine", bool),
+    Option("null_value", "nullValue", str),
+    Option("empty_value", "emptyValue", str),
+    Option("date_format", "dateFormat", str),
+    Option("timestamp_format", "timestampFormat", str),
+    Option("time_zone", "timeZone", str),
+    # schema
+    Option("provided_schema", "providedSchema", ProvidedSchema),
+    Option("strict_schema", "strictSchema", bool),
+    Option("schema_mode", "schemaMode", SchemaMode),
+    Option("type_conflict", "typeConflict", TypeConflict),
+    Option("project", "project", str),
+    Option("partition_label", "partitionLabel", str),
+    Option("partition_columns", "partitionColumns", bool),
+    Option("partition_style", "partitionStyle", PartitionStyle),
+    Option("filename_label", "filenameLabel", str),
+    Option("filepath_label", "filepathLabel", str),
+    Option("fqn_label", "fqnLabel", str),
+    Option("suffix_label", "suffixLabel", str),
+    Option("lmt_label", "lmtLabel", str),
+    Option("infer_types", "inferTypes", bool),
+    Option("sample_rows", "sampleRows", int),
+    # bad input
+    Option("mode", "mode", Mode),
+    Option("column_name_of_corrupt_record", "columnNameOfCorruptRecord", str),
+    Option("rescued_data_column", "rescuedDataColumn", str),
+    Option("validate", "validate", Validate),
+    # batches
+    Option("batch_rows", "batchRows", int),
+    Option("batch_bytes", "batchBytes", int),
+    Option("memory_mode", "memoryMode", MemoryMode),
+    # JSON
+    Option("all_text_mode", "allTextMode", bool),
+    Option("read_numbers_as_double", "readNumbersAsDouble", bool),
+)
+
+# Spark's csv/json names the JVM also takes, by the spark-drill option they mean.
+ALIASES: Mapping[str, str] = {
+    "inferSchema": "inferTypes",
+    "sep": "delimiter",
+    "fieldDelimiter": "delimiter",
+    "lineSep": "lineDelimiter",
+    "primitivesAsString": "allTextMode",
+}
+
+# Keys of the `options=` mapping (and `-o`) that go to Hadoop's Configuration unchecked.
+HADOOP_PREFIXES = ("fs.", "hadoop.", "dfs.", "mapreduce.", "io.", "yarn.")
+# `format.<column>`: a date/timestamp pattern for one column.
+COLUMN_FORMAT_PREFIX = "format."
+
+# sd.read's keywords that are not options of the table.
+READ_KEYWORDS = ("schema", "column_formats", "options")
+
+
+def snake_case(name: str) -> str:
+    """`columnNameOfCorruptRecord` -> `column_name_of_corrupt_record`."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+BY_SNAKE: Mapping[str, Option] = {o.snake: o for o in OPTIONS}
+# Every spelling a key may take, lower-cased: JVM names, snake_case names, Spark's aliases in both forms.
+_BY_KEY: Mapping[str, Option] = {
+    **{o.jvm.lower(): o for o in OPTIONS},
+    **{o.snake: o for o in OPTIONS},
+    **{alias.lower(): BY_SNAKE[snake_case(target)] for alias, target in ALIASES.items()},
+    **{snake_case(alias): BY_SNAKE[snake_case(target)] for alias, target in ALIASES.items()},
+}
+
+
+def lookup(key: str) -> Option | None:
+    """The option a key names: its JVM name (any case), its snake_case name or one of Spark's aliases."""
+    return _BY_KEY.get(key.lower()) or _BY_KEY.get(snake_case(key))
+
+
+def nearest(name: str, candidates: Iterable[str]) -> str | None:
+    """The candidate closest to `name` (case-insensitively), or None when none is close."""
+    by_lower = {c.lower(): c for c in candidates}
+    found = difflib.get_close_matches(name.lower(), list(by_lower), n=1, cutoff=0.6)
+    return by_lower[found[0]] if found else None
+
+
+def is_hadoop_key(key: str) -> bool:
+    return key.startswith(HADOOP_PREFIXES)
+
+
+def _literal_values(tp: Any) -> tuple[str, ...] | None:
+    return tuple(get_args(tp)) if get_origin(tp) is Literal else None
+
+
+def kind(option: Option) -> str:
+    """The option's kind as the JVM's catalog names it (`long` options are `int` here)."""
+    if option.type is bool:
+        return "boolean"
+    if option.type is int:
+        return "int"
+    if option.type is str:
+        return "string"
+    if _literal_values(option.type) is not None:
+        return "enum"
+    if option.type == Timestamp:
+        return "timestamp"
+    if option.type == ProvidedSchema:
+        return "schema"
+    raise AssertionError(f"no kind for {option}")
+
+
+def provided_schema_ddl(schema: str | Mapping[str, str] | StructType) -> str:
+    """A provided schema as the DDL string the `providedSchema` option takes."""
+    if isinstance(schema, str):
+        return schema
+    if isinstance(schema, StructType):
+        return ", ".join(
+            f"{_quoted(f.name)} {f.dataType.simpleString()}{'' if f.nullable else ' NOT NULL'}"
+            for f in schema.fields
+        )
+    return ", ".join(f"{_quoted(name)} {tpe}" for name, tpe in schema.items())
+
+
+def _quoted(name: str) -> str:
+    return "`" + name.replace("`", "``") + "`"
+
+
+def _type_error(option: Option, expected: str, value: object) -> TypeError:
+    return TypeError(f"{option.snake} takes {expected}, got {type(value).__name__} {value!r}")
+
+
+def _enum_value(option: Option, value: str) -> str:
+    values = _literal_values(option.type) or ()
+    for v in values:
+        if v.lower() == value.strip().lower():
+            return v
+    hint = nearest(value.strip(), values)
+    name = option.snake if option.snake == option.jvm else f"{option.snake} ({option.jvm})"
+    raise ValueError(
+        f"{name} takes one of {', '.join(values)}, got {value!r}"
+        + (f"; did you mean {hint}?" if hint else "")
+    )
+
+
+def text_value(option: Option, value: object) -> str:
+    """A typed keyword value as the text the JVM takes; TypeError or ValueError when it does not fit."""
+    k = kind(option)
+    if k == "boolean":
+        if not isinstance(value, bool):
+            raise _type_error(option, "True or False", value)
+        return "true" if value else "false"
+    if k == "int":
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise _type_error(option, "an int", value)
+        return str(value)
+    if k == "enum":
+        if not isinstance(value, str):
+            raise _type_error(option, "a string", value)
+        return _enum_value(option, value)
+    if k == "timestamp":
+        if isinstance(value, dt.datetime):
+            if value.tzinfo is not None:
+                raise ValueError(
+                    f"{option.snake} takes a naive datetime (a wall-clock time in the session time zone), "
+                    f"got {value!r}"
+                )
+            return value.isoformat()
+        if not isinstance(value, str):
+            raise _type_error(option, "a datetime or a string like 2024-01-31T12:00:00", value)
+        return value
+    if k == "schema":
+        if not isinstance(value, (str, Mapping, StructType)):
+            raise _type_error(option, "a DDL string, a {column: type} mapping or a StructType", value)
+        return provided_schema_ddl(value)
+    if not isinstance(value, str):
+        raise _type_error(option, "a string", value)
+    return value
+
+
+def parse_text(option: Option, text: str) -> object:
+    """Option text (`-o key=value`, `options={...}`) as the keyword's typed value; ValueError if it does
+    not parse."""
+    k = kind(option)
+    if k == "boolean":
+        lowered = text.strip().lower()
+        if lowered not in ("true", "false"):
+            raise ValueError(f"{option.jvm} takes true or false, got {text!r}")
+        return lowered == "true"
+    if k == "int":
+        try:
+            return int(text.strip())
+        except ValueError:
+            raise ValueError(f"{option.jvm} takes an integer, got {text!r}") from None
+    if k == "enum":
+        return _enum_value(option, text)
+    return text
+
+
+def _unknown_key(key: str) -> TypeError:
+    candidates = [o.jvm for o in OPTIONS] + list(ALIASES)
+    hint = nearest(key, candidates)
+    return TypeError(
+        f"unknown option {key!r}: not a spark-drill option, `format.<column>`, or a Hadoop setting "
+        f"({', '.join(HADOOP_PREFIXES)})" + (f"; did you mean {hint}?" if hint else "")
+    )
+
+
+def jvm_options(
+    given: Mapping[str, object],
+    column_formats: Mapping[str, str] | None = None,
+    options: Mapping[str, str] | None = None,
+) -> dict[str, str]:
+    """The reader options to send: `given` keyword values by snake_case name (None: not sent), per-column
+    formats, then the `options` mapping (Hadoop settings pass unchecked; other keys must name an option)."""
+    out: dict[str, str] = {}
+    for name, value in given.items():
+        if value is not None:
+            out[BY_SNAKE[name].jvm] = text_value(BY_SNAKE[name], value)
+    for column, pattern in (column_formats or {}).items():
+        if not isinstance(pattern, str):
+            raise TypeError(f"column_formats[{column!r}] takes a pattern string, got {pattern!r}")
+        out[COLUMN_FORMAT_PREFIX + column] = pattern
+    for key, text in (options or {}).items():
+        if not isinstance(text, str):
+            raise TypeError(f"options[{key!r}] takes a string, got {type(text).__name__} {text!r}")
+        if is_hadoop_key(key):
+            out[key] = text
+            continue
+        if key.lower().startswith(COLUMN_FORMAT_PREFIX) and len(key) > len(COLUMN_FORMAT_PREFIX):
+            out[COLUMN_FORMAT_PREFIX + key[len(COLUMN_FORMAT_PREFIX) :]] = text
+            continue
+        option = lookup(key)
+        if option is None:
+            raise _unknown_key(key)
+        if option.jvm in out:
+            raise TypeError(f"option {option.jvm} is given twice (key {key!r} of options names it too)")
+        out[option.jvm] = text_value(option, parse_text(option, text))
+    return out
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def check_keywords(function: F) -> F:
+    """Makes an unknown keyword a TypeError that names the nearest valid one (`infer_typs` -> `infer_types`,
+    also for JVM spellings and Spark's aliases: `inferSchema` -> `infer_types`)."""
+    allowed = [p for p in inspect.signature(function).parameters if p not in ("spark", "path")]
+    allowed_set = frozenset(allowed)
+
+    @functools.wraps(function)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        for name in kwargs:
+            if name not in allowed_set and name not in ("spark", "path"):
+                option = lookup(name)
+                hint = option.snake if option is not None and option.snake in allowed_set else None
+                hint = hint or nearest(name, allowed)
+                raise TypeError(
+                    f"{function.__name__}() got an unexpected keyword argument {name!r}"
+                    + (f"; did you mean {hint}?" if hint else "")
+                )
+        return function(*args, **kwargs)
+
+    return cast(F, checked)

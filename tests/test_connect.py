@@ -1,0 +1,190 @@
+"""Under Spark Connect: sd.read and SQL on drill.`path` work (the helpers only set reader options), and what
+needs Py4J (column parsers, sd.describe) says so at once.
+
+A Connect session cannot share a process with the classic session of the other tests, so a child process runs
+a local Connect server (`SparkSession.builder.remote("local[2]")`, which starts the server in a JVM of its own
+with spark.jars = the spark-drill jar) and its client, and prints what it saw as JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import REPO, SAMPLES
+
+EVENTS = REPO / "samples" / "events"
+
+CLIENT = r"""
+import json
+import sys
+
+from pyspark.sql import SparkSession
+
+import spark_drill as sd
+
+samples, events = sys.argv[1], sys.argv[2]
+builder = (
+    SparkSession.builder.remote("local[2]")
+    .config("spark.ui.enabled", "false")
+    .config("spark.sql.session.timeZone", "UTC")
+    .config("spark.driver.host", "127.0.0.1")
+    .config("spark.driver.bindAddress", "127.0.0.1")
+    .config("spark.connect.grpc.binding.address", "127.0.0.1")
+    .config("spark.connect.grpc.binding.port", "0")
+)
+spark = sd.configure(builder).getOrCreate()
+seen = {"session": type(spark).__module__}
+
+df = sd.read(spark, samples, header=True, infer_types=True)
+seen["columns"] = df.columns
+seen["types"] = {f.name: f.dataType.simpleString() for f in df.schema.fields}
+seen["rows"] = sorted([r.id, r.user, r.duration_ms, r.dir0] for r in df.collect())
+seen["hidden"] = sorted([r.user, r.filename] for r in df.select("user", "filename").collect())
+query = f"SELECT dir0, count(*) AS n FROM drill.`{events}` GROUP BY dir0 ORDER BY dir0"
+seen["sql"] = [list(r) for r in spark.sql(query).collect()]
+
+try:
+    sd.read(spark, samples, infer_typs=True)
+except TypeError as e:
+    seen["misspelt"] = str(e)
+
+try:
+    sd.register_column_parser(spark, sd.ColumnParser())
+except RuntimeError as e:
+    seen["parser"] = str(e)
+
+try:
+    sd.describe(spark, samples, header=True)
+except RuntimeError as e:
+    seen["describe"] = str(e)
+
+from py4j import java_gateway
+
+seen["py4j_hook"] = bool(getattr(java_gateway.get_return_value, "__spark_drill__", False))
+print("SEEN " + json.dumps(seen), flush=True)
+spark.stop()
+"""
+
+
+# No server at all: a Connect session only sends a plan when asked for a schema or rows, so this shows that
+# sd.read builds one from options alone, without Py4J.
+PLAN_ONLY = r"""
+import os
+
+from pyspark.sql.connect.session import SparkSession
+
+import spark_drill as sd
+from py4j import java_gateway
+
+spark = SparkSession.builder.remote("sc://127.0.0.1:9").getOrCreate()
+df = sd.read(spark, "data", header=True, mode="failfast", options={"fs.s3a.endpoint": "http://127.0.0.1:9000"})
+print(type(df).__module__)
+print(df._plan.print().strip())
+print("py4j hook", bool(getattr(java_gateway.get_return_value, "__spark_drill__", False)), flush=True)
+os._exit(0)  # without a server, the client's exit would retry releasing its session
+"""
+
+
+def test_sd_read_only_builds_a_plan_under_connect(tmp_path: Path) -> None:
+    script = tmp_path / "plan_only.py"
+    script.write_text(PLAN_ONLY)
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = done.stdout.splitlines()
+    assert lines[0] == "pyspark.sql.connect.dataframe"
+    assert "format='drill'" in lines[1] and "paths='['data']'" in lines[1]
+    assert "'header': 'true'" in lines[1] and "'mode': 'FAILFAST'" in lines[1]
+    assert "'fs.s3a.endpoint': 'http://127.0.0.1:9000'" in lines[1]
+    assert lines[2] == "py4j hook False"
+
+
+@pytest.fixture(scope="module")
+def seen(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    script = tmp_path_factory.mktemp("connect") / "client.py"
+    script.write_text(CLIENT)
+    env = {**os.environ, "TZ": "UTC", "SPARK_LOCAL_IP": "127.0.0.1"}
+    done = subprocess.run(
+        [sys.executable, str(script), str(SAMPLES), str(EVENTS)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+        cwd=script.parent,
+        stdin=subprocess.DEVNULL,
+    )
+    lines = [line for line in done.stdout.splitlines() if line.startswith("SEEN ")]
+    assert lines, (
+        "the Connect client failed (are the dev extras grpcio, grpcio-status, googleapis-common-protos, "
+        f"pandas, pyarrow, zstandard installed?) exit {done.returncode}\n"
+        f"{done.stdout[-3000:]}\n{done.stderr[-5000:]}"
+    )
+    yield json.loads(lines[-1][len("SEEN ") :])
+
+
+def test_the_client_is_a_connect_session(seen: dict[str, Any]) -> None:
+    assert seen["session"].startswith("pyspark.sql.connect.")
+
+
+def test_sd_read_under_connect(seen: dict[str, Any]) -> None:
+    assert seen["columns"] == ["id", "user", "action", "duration_ms", "country", "dir0", "dir1"]
+    assert seen["types"]["id"] == "int" and seen["types"]["duration_ms"] == "int"
+    assert seen["rows"] == [
+        [0, "root", None, None],
+        [1, "ann", None, "2024"],
+        [2, "bob", None, "2024"],
+        [3, "ann", 120, "2024"],
+        [4, "cy", 35, "2024"],
+        [5, "dee", None, "2025"],
+    ]
+    assert seen["hidden"] == [
+        ["ann", "events.csv"],
+        ["ann", "events.csv"],
+        ["bob", "events.csv"],
+        ["cy", "events.csv"],
+        ["dee", "events.csv"],
+        ["root", "events.csv"],
+    ]
+
+
+def test_sql_on_drill_paths_under_connect(seen: dict[str, Any]) -> None:
+    assert seen["sql"] == [[None, 1], ["2024", 2]]
+
+
+def test_keywords_are_checked_in_the_client(seen: dict[str, Any]) -> None:
+    assert (
+        seen["misspelt"]
+        == "read() got an unexpected keyword argument 'infer_typs'; did you mean infer_types?"
+    )
+
+
+def test_column_parsers_fail_at_once_under_connect(seen: dict[str, Any]) -> None:
+    assert seen["parser"].startswith(
+        "Python column parsers need a classic SparkSession; this is a Spark Connect session"
+    )
+
+
+def test_describe_says_it_needs_a_classic_session(seen: dict[str, Any]) -> None:
+    assert seen["describe"].startswith("sd.describe needs a classic SparkSession")
+
+
+def test_the_helpers_leave_py4j_alone(seen: dict[str, Any]) -> None:
+    assert seen["py4j_hook"] is False
+
+
+def test_connect_extras_are_pinned_in_the_dev_dependencies() -> None:
+    import tomllib
+
+    dev = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["optional-dependencies"]["dev"]
+    pinned = {d.split("==")[0] for d in dev if "==" in d}
+    needed = {"grpcio", "grpcio-status", "googleapis-common-protos", "pandas", "pyarrow", "zstandard"}
+    assert needed <= pinned, needed - pinned
