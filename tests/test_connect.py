@@ -38,7 +38,7 @@ builder = (
     .config("spark.driver.host", "127.0.0.1")
     .config("spark.driver.bindAddress", "127.0.0.1")
     .config("spark.connect.grpc.binding.address", "127.0.0.1")
-    .config("spark.connect.grpc.binding.port", "0")
+    # The server keeps its default port (15002): remote("local[2]") dials sc://localhost, that port.
 )
 spark = sd.configure(builder).getOrCreate()
 seen = {"session": type(spark).__module__}

@@ -16,6 +16,7 @@ import argparse
 import os
 import re
 import sys
+import threading
 import traceback
 from pathlib import Path
 
@@ -31,6 +32,8 @@ from spark_drill._session import session
 COMMANDS = ("show", "schema", "describe", "sql", "convert")
 QUIET_LOG4J = Path(__file__).with_name("log4j2-quiet.properties")
 JAVA_OPTIONS = "spark.driver.extraJavaOptions"
+# Lines the JVM writes straight to the process's stderr whatever log4j says.
+JVM_NOISE = ("WARNING: Using incubator modules",)
 
 
 def _key_value(text: str) -> tuple[str, str]:
@@ -186,12 +189,32 @@ def _session(args: argparse.Namespace, opts: dict[str, str]) -> SparkSession:
     if args.verbose == 0:
         # Before the JVM starts: Spark prints its first lines while starting.
         java_options.append(f"-Dlog4j2.configurationFile={QUIET_LOG4J.as_uri()}")
+        _drop_jvm_noise()
     if java_options:
         conf[JAVA_OPTIONS] = " ".join(java_options)
     spark = session(master=args.master, app_name="spark-drill", **conf)
     if args.verbose >= 2:
         spark.sparkContext.setLogLevel("INFO")
     return spark
+
+
+def _drop_jvm_noise() -> None:
+    """Passes what the JVM (started next, inheriting file descriptor 2) writes to stderr through a filter
+    that drops `JVM_NOISE`; Python's own messages go straight to the real stderr."""
+    sys.stderr.flush()
+    real = os.dup(2)
+    read, write = os.pipe()
+    os.dup2(write, 2)
+    os.close(write)
+    sys.stderr = os.fdopen(os.dup(real), "w", buffering=1)
+
+    def pump() -> None:
+        with os.fdopen(read, "rb") as lines:
+            for line in lines:
+                if not line.decode("utf-8", "replace").startswith(JVM_NOISE):
+                    os.write(real, line)
+
+    threading.Thread(target=pump, name="spark-drill-stderr", daemon=True).start()
 
 
 def main(argv: list[str] | None = None, *, spark: SparkSession | None = None) -> int:

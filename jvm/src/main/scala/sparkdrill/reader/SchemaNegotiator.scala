@@ -30,6 +30,12 @@ trait SchemaNegotiator {
     */
   def requestedElements(column: String): Option[Seq[Int]] = None
 
+  /** What a NOT NULL column takes where a record has no value (a missing field, a blank one in a typed
+    * column): its DEFAULT, else its type's zero, as a Spark internal value ([[Fills]] writes it). None for a
+    * nullable column (null).
+    */
+  def fill(column: String): Option[Any] = None
+
   /** Whether this read binds the defined schema's columns to fields by position (headerless text with a
     * provided or defined schema) rather than by name.
     */

@@ -19,7 +19,8 @@ private[sparkdrill] final class FileNegotiator(
     makeLoader: StructType => ResultSetLoader,
     override val tableSchema: Option[StructType] = None,
     override val byPosition: Boolean = false,
-    elements: Map[String, Seq[Int]] = Map.empty
+    elements: Map[String, Seq[Int]] = Map.empty,
+    fills: Map[String, Any] = Map.empty
 ) extends SchemaNegotiator {
   private var loader: ResultSetLoader = _
   private var declared: StructType = _
@@ -29,6 +30,8 @@ private[sparkdrill] final class FileNegotiator(
 
   override def requestedElements(column: String): Option[Seq[Int]] =
     elements.find(_._1.equalsIgnoreCase(column)).map(_._2)
+
+  override def fill(column: String): Option[Any] = fills.get(column.toLowerCase(java.util.Locale.ROOT))
 
   def build(readerSchema: StructType): ResultSetLoader = {
     require(loader == null, s"the loader for ${file.path} was already built")

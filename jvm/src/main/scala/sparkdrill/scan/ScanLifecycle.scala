@@ -75,7 +75,8 @@ private[sparkdrill] final class ScanLifecycle(spec: ScanSpec, tasks: Array[FileT
       makeLoader = _ => loader,
       tableSchema = Some(spec.tableSchema),
       byPosition = spec.positionalSchema.isDefined,
-      elements = spec.requestedElements
+      elements = spec.requestedElements,
+      fills = spec.fills
     )
     try reader = FormatRegistry.named(file.format).newReader(negotiator)
     catch {

@@ -42,6 +42,7 @@ private[sparkdrill] final case class FileTask(
   * @param readerSchema the loader's columns, which every reader writes
   * @param projection the loader's projection filter (columns after the projected ones are only validated)
   * @param requestedElements array columns of which only some elements are read (`columns[2]`)
+  * @param fills NOT NULL columns (lower-case names) -> the Spark internal value of their DEFAULT or zero
   * @param positionalSchema the table columns in field order, when files bind them by position
   * @param tableSchema every table column of the scan (a value outside it has nowhere to go)
   * @param rowLimit a pushed `LIMIT`: each task stops reading once it has this many rows
@@ -52,6 +53,7 @@ private[sparkdrill] final case class ScanSpec(
     readerSchema: StructType,
     projection: ProjectionFilter,
     requestedElements: Map[String, Seq[Int]],
+    fills: Map[String, Any],
     options: ReaderOptions,
     loaderOptions: LoaderOptions,
     positionalSchema: Option[StructType],

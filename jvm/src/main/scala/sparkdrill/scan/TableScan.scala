@@ -6,10 +6,10 @@ import java.util.Locale
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
 import org.apache.hadoop.io.compress.{CompressionCodecFactory, SplittableCompressionCodec}
-import org.apache.spark.sql.types.{MetadataBuilder, StructField, StructType}
+import org.apache.spark.sql.types.{StructField, StructType}
 
 import sparkdrill.projection.{ColumnParser, Projection, ProjectionParser, SparkProjection}
-import sparkdrill.reader.{ColumnMetadata, CommonOptions, ReaderOptions}
+import sparkdrill.reader.{CommonOptions, ReaderOptions}
 import sparkdrill.scan.schema._
 
 /** A table as planned at `load()`: the listed files, what discovery found in each, and the schema the scan
@@ -76,14 +76,14 @@ private[sparkdrill] final class TableScan private (
       }
     }.toArray
     val input = plan.readerInput
-    val readerColumns = input.columns.map(c => withFill(c.field, c.fill))
+    val readerColumns = input.columns.map(_.field)
     // validate=all: the other table columns are converted too (to judge records the same way whatever the
     // projection), through writers that keep nothing: the loader's filter leaves them out.
     val validated =
       if (!CommonOptions.validateAll(options)) Nil
       else {
         val taken = readerColumns.map(_.name.toLowerCase(Locale.ROOT)).toSet
-        resolved.table.columns.filterNot(c => taken(c.key)).map(c => withFill(c.field, c.fill))
+        resolved.table.columns.filterNot(c => taken(c.key)).map(_.field)
       }
     val elements = input.columns.collect {
       case c if c.indexes.isDefined && config.columnsArray => c.field.name -> c.indexes.get
@@ -94,6 +94,7 @@ private[sparkdrill] final class TableScan private (
       readerSchema = StructType(readerColumns ++ validated),
       projection = input.filter,
       requestedElements = elements,
+      fills = fills,
       options = options,
       loaderOptions = ScanOptions.loaderOptions(options),
       positionalSchema = if (config.positional) Some(positionalSchema) else None,
@@ -103,21 +104,13 @@ private[sparkdrill] final class TableScan private (
 
   /** The table columns in field order, for files that bind them by position. */
   private def positionalSchema: StructType =
-    StructType(resolved.table.columns.filter(_.position.isDefined).sortBy(_.position.get).map { c =>
-      withFill(c.field, c.fill)
-    })
+    StructType(resolved.table.columns.filter(_.position.isDefined).sortBy(_.position.get).map(_.field))
 
-  // A NOT NULL column's default travels in its metadata for the readers' converters.
-  private def withFill(field: StructField, fill: Fill): StructField = fill match {
-    case Fill.Default(literal) if !field.nullable =>
-      field.copy(metadata =
-        new MetadataBuilder()
-          .withMetadata(field.metadata)
-          .putString(ColumnMetadata.DefaultKey, literal.toString)
-          .build()
-      )
-    case _ => field
-  }
+  // NOT NULL columns: their DEFAULT or zero, as internal values (the same for every query of the table).
+  private lazy val fills: Map[String, Any] =
+    resolved.table.columns.collect {
+      case c if !c.nullable => c.key -> c.fill.literal(c.dataType).value
+    }.toMap
 
   private lazy val codecs = new CompressionCodecFactory(hadoopConf)
 

@@ -50,7 +50,6 @@ object Layout {
 
 final class FixedWidthReader(negotiator: SchemaNegotiator) extends BatchReader {
   private val options = negotiator.options
-  private val mode = CommonOptions.parseMode(options)
   private val errors = negotiator.errorContext
   private val layout = Layout.parse(
     options
@@ -65,7 +64,7 @@ final class FixedWidthReader(negotiator: SchemaNegotiator) extends BatchReader {
   private val discovering = negotiator.definedSchema.isEmpty
   private val fields: Seq[ColumnWriter] = layout.columns.map { case (n, _) => writer.find(n).orNull }
   private val lineWriter = writer.find(RecordColumns.Line).orNull
-  private val corrupt = options.get(CommonOptions.CorruptRecordColumn).flatMap(writer.find).orNull
+  private val bad = new BadRecords(options, writer)
   private var lineNumber = 0L
   private var done = negotiator.headerOnly
 
@@ -119,36 +118,30 @@ final class FixedWidthReader(negotiator: SchemaNegotiator) extends BatchReader {
           throw errors.error(s"the fixed format cannot write ${other.simpleString}", column = w.field.name)
       }
 
-  private def conversionFailed(line: String, name: String, w: ColumnWriter, text: String): Boolean =
-    mode match {
-      case ParseMode.FailFast =>
-        throw errors.error(
-          s"cannot convert the value to ${w.dataType.simpleString}",
-          line = lineNumber,
-          column = name,
-          value = text,
-          option = ParseMode.advice(mode)
-        )
-      case ParseMode.DropMalformed => false
-      case ParseMode.Permissive =>
-        w.setNull()
-        if (corrupt != null) corrupt.setString(line)
-        true
-    }
+  private def conversionFailed(line: String, name: String, w: ColumnWriter, text: String): Boolean = {
+    val keep = bad.badValue(
+      errors.error(
+        s"cannot convert the value to ${w.dataType.simpleString}",
+        line = lineNumber,
+        column = name,
+        value = text,
+        option = ParseMode.advice(bad.mode)
+      )
+    )
+    if (keep) { w.setNull(); bad.keepRaw(line) }
+    keep
+  }
 
-  private def malformed(line: String, reason: String): Unit = mode match {
-    case ParseMode.FailFast =>
-      throw errors.error(
+  private def malformed(line: String, reason: String): Unit =
+    bad.brokenRecord(
+      errors.error(
         s"malformed record: $reason",
         line = lineNumber,
         value = line,
-        option = ParseMode.advice(mode)
-      )
-    case ParseMode.DropMalformed => ()
-    case ParseMode.Permissive =>
-      if (corrupt != null) corrupt.setString(line)
-      writer.save()
-  }
+        option = ParseMode.advice(bad.mode)
+      ),
+      line
+    )(if (lineWriter != null) lineWriter.setLong(lineNumber))
 
   def close(): Unit = lines.close()
 }

@@ -10,9 +10,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode
 import org.apache.spark.sql.types.StructType
 
 import sparkdrill.reader.{
+  BadRecords,
   BatchReader,
-  ColumnMetadata,
   CommonOptions,
+  Fills,
   ParseMode,
   RecordColumns,
   SchemaNegotiator,
@@ -60,34 +61,33 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
   private var recordOffset = 0L
   private var recordLine = 0L
 
-  /** Records malformed (broken JSON) or with a value that could not be converted. */
-  var malformed: Long = 0L
+  // Discovery asks for the sample (sampledSchema) and reads no rows; a read has the scan's schema.
+  private val discovering = negotiator.definedSchema.isEmpty
 
-  val sampledSchema: StructType =
-    if (negotiator.definedSchema.isDefined) null
-    else {
-      val sampler = new JsonSampler(options(JsonOptions.ReadNumbersAsDouble))
-      val limit = CommonOptions.sampleLimit(options)
-      var n = 0
-      try
-        while (n < limit && nextRecord()) {
-          if (parser.currentToken() == JsonToken.START_OBJECT) sampler.add(parser)
-          else sampler.addValue(parser)
-          n += 1
-        }
-      catch { // the schema of the records before the broken one
-        case e: JsonParseException => if (mode == ParseMode.FailFast) throw syntaxError(e)
+  /** The schema of the file's first `sampleRows` records, read when discovery asks for it. */
+  lazy val sampledSchema: StructType = {
+    require(discovering, s"${file.path}: a read with a schema does not sample")
+    val sampler = new JsonSampler(options(JsonOptions.ReadNumbersAsDouble))
+    val limit = CommonOptions.sampleLimit(options)
+    var n = 0
+    try
+      while (n < limit && nextRecord()) {
+        if (parser.currentToken() == JsonToken.START_OBJECT) sampler.add(parser)
+        else sampler.addValue(parser)
+        n += 1
       }
-      done = true
-      // allTextMode: every scalar is the token's text, so the sample's scalar kinds all become strings.
-      if (!options(JsonOptions.AllTextMode)) sampler.schema
-      else
-        StructType(sampler.schema.fields.map { f =>
-          f.copy(dataType = TypeLattice.toType(TypeLattice.allText(TypeLattice.of(f.dataType))))
-        })
+    catch { // the schema of the records before the broken one
+      case e: JsonParseException => if (mode == ParseMode.FailFast) throw syntaxError(e)
     }
+    // allTextMode: every scalar is the token's text, so the sample's scalar kinds all become strings.
+    if (!options(JsonOptions.AllTextMode)) sampler.schema
+    else
+      StructType(sampler.schema.fields.map { f =>
+        f.copy(dataType = TypeLattice.toType(TypeLattice.allText(TypeLattice.of(f.dataType))))
+      })
+  }
 
-  private val loader = if (done) null else negotiator.build(negotiator.definedSchema.get)
+  private val loader = if (discovering) null else negotiator.build(negotiator.definedSchema.get)
   private val writer: RowWriter = if (loader == null) null else loader.writer
   private val values = new JsonValueWriter(
     CommonOptions.zone(options),
@@ -97,7 +97,7 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
     if (writer == null) null else name.flatMap(writer.find).filter(_.isProjected).orNull
   private val lineWriter = find(Some(RecordColumns.Line))
   private val offsetWriter = find(Some(RecordColumns.Offset))
-  private val corruptWriter = find(options.get(CommonOptions.CorruptRecordColumn))
+  private val bad = new BadRecords(options, writer)
   private val rescuedWriter = find(options.get(CommonOptions.RescuedDataColumn))
   private val valueWriter: ColumnWriter =
     if (writer == null) null else writer.find(JsonFormat.ValueColumn).orNull
@@ -105,14 +105,16 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
   private val tableKeys: Set[String] =
     negotiator.tableSchema.map(_.fieldNames.map(_.toLowerCase(Locale.ROOT)).toSet).getOrElse(Set.empty)
   private var rescued: ObjectNode = _
-  // NOT NULL columns with a DEFAULT: a record that lacks the key gets the default, not the type's zero.
-  private val defaults: Array[(ColumnWriter, String)] =
+  // NOT NULL columns: a record that lacks the key gets the column's DEFAULT (else its type's zero).
+  private val fills: Array[(ColumnWriter, ColumnWriter => Unit)] =
     if (writer == null) Array.empty
     else
       writer.schema.fields.flatMap { f =>
-        if (f.nullable || !f.metadata.contains(ColumnMetadata.DefaultKey)) None
+        if (f.nullable) None
         else
-          writer.find(f.name).filter(_.isProjected).map(_ -> f.metadata.getString(ColumnMetadata.DefaultKey))
+          for {
+            w <- writer.find(f.name).filter(_.isProjected); v <- negotiator.fill(f.name)
+          } yield w -> Fills.writer(f, v)
       }
   private var badValue = false
 
@@ -125,21 +127,21 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
       negotiator.countDropped(1)
       p.skipChildren()
     }
-  values.onError = (w, e) =>
-    mode match {
-      case ParseMode.FailFast =>
-        throw errors.error(
-          s"cannot convert the JSON value to ${e.dataType.simpleString}",
-          line = recordLine,
-          offset = recordOffset,
-          column = e.path,
-          value = e.value,
-          option = ParseMode.advice(mode)
-        )
-      case _ =>
-        badValue = true
-        w.setNull()
-    }
+  // The record is parsed to its end either way; whether it is kept is decided then (readRecord).
+  values.onError = (w, e) => {
+    bad.badValue(
+      errors.error(
+        s"cannot convert the JSON value to ${e.dataType.simpleString}",
+        line = recordLine,
+        offset = recordOffset,
+        column = e.path,
+        value = e.value,
+        option = ParseMode.advice(mode)
+      )
+    )
+    badValue = true
+    w.setNull()
+  }
 
   /** Moves to the next top-level record, entering root arrays: an object, or another value for `value`.
     * False at the end of input.
@@ -220,7 +222,7 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
   }
 
   def next(): Boolean = {
-    if (done) return false
+    if (done || discovering) return false
     while (!writer.isFull) {
       val more =
         try readRecord()
@@ -236,15 +238,14 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
     writeImplicit()
     rescued = null
     badValue = false
-    defaults.foreach { case (w, literal) => values.writeText(w, literal) } // the record may overwrite them
+    fills.foreach { case (w, fill) => fill(w) } // the record may overwrite them
     if (parser.currentToken() == JsonToken.START_OBJECT)
       values.writeObject(writer, parser, "", topLevel = true)
     else if (valueWriter != null) values.write(valueWriter, parser, valueWriter.field.name)
     else values.unknown(JsonFormat.ValueColumn, parser) // a `value` the schema lacks: dropped or rescued
     if (badValue) {
-      malformed += 1
       if (mode == ParseMode.DropMalformed) return true // not saved: the next start() overwrites it
-      if (corruptWriter != null) corruptWriter.setString(recordText(recordEnd))
+      bad.keepRaw(recordText(recordEnd))
     }
     if (rescued != null) {
       rescued.put("_file", errors.path)
@@ -274,14 +275,7 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
     // The record is taken to end before the next line that starts like a record: the error may be far
     // past the record's true end, when a broken value swallowed the next record.
     val restart = tape.nextRecordLine(recordOffset, values = valuesSeen)
-    malformed += 1
-    if (mode == ParseMode.Permissive) {
-      writer.start()
-      writeImplicit()
-      if (corruptWriter != null)
-        corruptWriter.setString(recordText(if (restart < 0) tape.position else restart))
-      writer.save()
-    }
+    bad.brokenRecord(syntaxError(e), recordText(if (restart < 0) tape.position else restart))(writeImplicit())
     if (restart < 0) return false
     tape.restartAt(restart)
     parser = JsonBatchReader.factory.createParser(tape)

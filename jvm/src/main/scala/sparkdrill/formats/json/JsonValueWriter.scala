@@ -210,17 +210,6 @@ private[sparkdrill] final class JsonValueWriter(zone: ZoneId, factory: JsonFacto
     case _ => w.setNull()
   }
 
-  /** Writes a column's DEFAULT literal, read as a JSON string (so `-1`, `2024-01-31`, `true` all convert). */
-  def writeText(w: ColumnWriter, literal: String): Unit = {
-    val quoted = new StringWriter()
-    val g = factory.createGenerator(quoted)
-    g.writeString(literal)
-    g.close()
-    val p = factory.createParser(quoted.toString)
-    try { p.nextToken(); write(w, p, w.field.name) }
-    finally p.close()
-  }
-
   /** The value as text: a string's characters, any other value's JSON text (compact). */
   def text(parser: JsonParser): String = parser.currentToken() match {
     case JsonToken.VALUE_STRING => parser.getText

@@ -4,7 +4,7 @@ import java.util.Locale
 
 import org.apache.spark.sql.types.{ArrayType, StringType, StructField, StructType}
 
-import sparkdrill.reader.{BatchReader, CommonOptions, ParseMode, RecordColumns, SchemaNegotiator}
+import sparkdrill.reader.{BadRecords, BatchReader, CommonOptions, ParseMode, RecordColumns, SchemaNegotiator}
 import sparkdrill.loader.{ColumnWriter, RowWriter}
 
 /** Reads one delimited text file (or split) into the loader. With `header=true` each file is read by its own
@@ -22,7 +22,7 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
   private val errors =
     if (blocks == null) negotiator.errorContext else negotiator.errorContext.withoutPositions
   private val options = negotiator.options
-  private val mode = CommonOptions.parseMode(options)
+  private def mode = bad.mode
   // A split that starts inside the file begins at the first line start after its first byte; it stops
   // before the first record that starts at or after the next split's beginning, found the same way.
   private val recordStart: Long = if (file.isFirstSplit || blocks != null) 0L else boundary(file.start)
@@ -42,8 +42,8 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
     else writer.find(TextBatchReader.ColumnsName).filter(_.isProjected).orNull
   private val lineWriter: ColumnWriter = writer.find(RecordColumns.Line).orNull
   private val offsetWriter: ColumnWriter = writer.find(RecordColumns.Offset).orNull
-  private val corruptWriter: ColumnWriter =
-    options.get(CommonOptions.CorruptRecordColumn).flatMap(writer.find).filter(_.isProjected).orNull
+  private val bad = new BadRecords(options, writer)
+  private val corruptWriter: ColumnWriter = bad.corrupt
   private val rescuedWriter: ColumnWriter =
     options.get(CommonOptions.RescuedDataColumn).flatMap(writer.find).filter(_.isProjected).orNull
   private val anyConverted = converters.exists(_ != null) || columnsWriter != null || rescuedWriter != null
@@ -66,9 +66,6 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
   // Nothing to convert or keep: records are only counted (a record with an unclosed quote still counts
   // as malformed), so their bytes need not be copied.
   private val countOnly = !anyConverted && corruptWriter == null && mode != ParseMode.FailFast
-
-  /** Records dropped (DROPMALFORMED) or kept with nulls (PERMISSIVE) because they were malformed. */
-  var malformed: Long = 0L
 
   if (negotiator.headerOnly) done = true
   if (blocks != null && (lineWriter != null || offsetWriter != null))
@@ -129,7 +126,7 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
       val s = conversionSettings
       readerSchema.fields.map { f =>
         writer.find(f.name) match {
-          case Some(w) if CommonOptions.converts(w, options) => TextConverter(w, s)
+          case Some(w) if CommonOptions.converts(w, options) => TextConverter(w, s, negotiator.fill(f.name))
           case _ => null
         }
       }
@@ -193,23 +190,17 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
   }
 
   /** A record that cannot be parsed: per mode, all nulls (with its raw text), dropped, or an error. */
-  private def malformedRecord(): Unit = mode match {
-    case ParseMode.FailFast =>
-      throw errors.error(
+  private def malformedRecord(): Unit =
+    bad.brokenRecord(
+      errors.error(
         "malformed record: a quoted field is never closed",
         line = parser.recordLine,
         offset = parser.recordOffset,
         value = parser.recordText,
         option = ParseMode.advice(mode)
-      )
-    case ParseMode.DropMalformed => malformed += 1
-    case ParseMode.Permissive =>
-      malformed += 1
-      writer.start()
-      writeImplicit()
-      if (corruptWriter != null) corruptWriter.setString(parser.rawRecord)
-      writer.save()
-  }
+      ),
+      parser.rawRecord
+    )(writeImplicit())
 
   /** Writes the fields; false when the record was dropped (DROPMALFORMED). */
   private def writeFields(): Boolean = {
@@ -217,12 +208,12 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
     val bound = converters.length
     val bytes = parser.bytes
     var i = 0
-    var bad = false
+    var badValue = false
     while (i < n && i < bound) {
       val c = converters(i)
       if (c != null && !c.writeField(bytes, parser.start(i), parser.fieldLength(i), parser.quoted(i))) {
         if (!conversionFailed(i)) return false
-        bad = true
+        badValue = true
       }
       i += 1
     }
@@ -235,7 +226,7 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
       if (rescuedWriter != null) rescuedWriter.setString(rescued(bound, n))
       else negotiator.countDropped((n - bound).toLong)
     }
-    if (bad && corruptWriter != null) corruptWriter.setString(parser.rawRecord)
+    if (badValue) bad.keepRaw(parser.rawRecord)
     true
   }
 
@@ -243,24 +234,18 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
   private def conversionFailed(i: Int): Boolean = {
     val c = converters(i)
     val field = c.writer.field
-    mode match {
-      case ParseMode.FailFast =>
-        throw errors.error(
-          s"cannot convert the value to ${field.dataType.simpleString}",
-          line = parser.recordLine,
-          offset = parser.recordOffset,
-          column = field.name,
-          value = parser.field(i),
-          option = ParseMode.advice(mode)
-        )
-      case ParseMode.DropMalformed =>
-        malformed += 1
-        false
-      case ParseMode.Permissive =>
-        malformed += 1
-        if (field.nullable) c.writer.setNull() else TextConverter.zeroWriter(field)(c.writer)
-        true
-    }
+    val keep = bad.badValue(
+      errors.error(
+        s"cannot convert the value to ${field.dataType.simpleString}",
+        line = parser.recordLine,
+        offset = parser.recordOffset,
+        column = field.name,
+        value = parser.field(i),
+        option = ParseMode.advice(mode)
+      )
+    )
+    if (keep) { if (field.nullable) c.writer.setNull() else TextConverter.zeroWriter(field)(c.writer) }
+    keep
   }
 
   /** Fields past the header as a JSON object keyed by `column_N` (N 1-based), with the file and line. */

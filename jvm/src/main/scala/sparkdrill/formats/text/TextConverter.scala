@@ -8,7 +8,7 @@ import java.util.Locale
 import org.apache.spark.sql.catalyst.util.DateTimeUtils
 import org.apache.spark.sql.types._
 
-import sparkdrill.reader.ColumnMetadata
+import sparkdrill.reader.Fills
 import sparkdrill.loader.ColumnWriter
 
 /** Writes one text field into a column of its type. `write` returns false when the text cannot be converted
@@ -16,9 +16,9 @@ import sparkdrill.loader.ColumnWriter
   * in a nullable column, and the default (or the type's zero) in a NOT NULL one. String columns keep their
   * text as it is, except that an empty unquoted field is null there too (SPEC 9.1).
   */
-private[sparkdrill] abstract class TextConverter(val writer: ColumnWriter) {
+private[sparkdrill] abstract class TextConverter(val writer: ColumnWriter, missing: ColumnWriter => Unit) {
 
-  /** Writes `length` bytes of text as they are (a field, or a NOT NULL column's default). */
+  /** Writes `length` bytes of text as they are. */
   def write(bytes: Array[Byte], start: Int, length: Int): Boolean
 
   /** Writes a field as the parser read it; `quoted` tells whether it stood in quotes. Only string columns
@@ -29,20 +29,10 @@ private[sparkdrill] abstract class TextConverter(val writer: ColumnWriter) {
     write(bytes, start, length)
 
   /** The field is absent (a short row): null, or a NOT NULL column's default or zero. */
-  def writeMissing(): Unit = {
-    val field = writer.field
-    if (field.nullable) writer.setNull()
-    else if (field.metadata.contains(TextConverter.DefaultKey)) {
-      val text = field.metadata.getString(TextConverter.DefaultKey).getBytes(StandardCharsets.UTF_8)
-      if (!write(text, 0, text.length)) TextConverter.zeroWriter(field)(writer)
-    } else TextConverter.zeroWriter(field)(writer)
-  }
+  def writeMissing(): Unit = missing(writer)
 }
 
 private[sparkdrill] object TextConverter {
-
-  /** StructField metadata holding a NOT NULL column's default, as text the column's converter reads. */
-  val DefaultKey: String = ColumnMetadata.DefaultKey
 
   /** Per-read conversion settings: null/empty spellings, date and timestamp patterns, time zone. */
   final case class Settings(
@@ -54,11 +44,14 @@ private[sparkdrill] object TextConverter {
       zone: ZoneId
   )
 
-  def apply(writer: ColumnWriter, s: Settings): TextConverter = {
+  /** The converter of `writer`'s column; `fill` is a NOT NULL column's DEFAULT or zero (an internal value). */
+  def apply(writer: ColumnWriter, s: Settings, fill: Option[Any]): TextConverter = {
     val field = writer.field
+    val missing: ColumnWriter => Unit =
+      if (field.nullable) _.setNull() else fill.map(Fills.writer(field, _)).getOrElse(zeroWriter(field))
     val format = s.columnFormats.get(field.name.toLowerCase(Locale.ROOT))
     val base: TextConverter = field.dataType match {
-      case StringType => new StringConverter(writer, s.nullValue, s.emptyValue)
+      case StringType => new StringConverter(writer, missing, s.nullValue, s.emptyValue)
       case _ =>
         val parse: Parser = field.dataType match {
           case IntegerType => new BoundedIntParser(Int.MinValue, Int.MaxValue)
@@ -77,27 +70,13 @@ private[sparkdrill] object TextConverter {
               s"column '${field.name}' has type ${other.simpleString}, which text cannot be converted to"
             )
         }
-        new TypedConverter(writer, parse, blankValue(writer, parse))
+        new TypedConverter(writer, missing, parse)
     }
     s.nullValue match {
       case Some(n) if n.nonEmpty => new NullValueConverter(base, n.getBytes(StandardCharsets.UTF_8))
       case _ => base // an empty nullValue: empty fields are null already (quoted ones: StringConverter)
     }
   }
-
-  /** What a blank field becomes: null, or for a NOT NULL column its default, else the type's zero. */
-  private def blankValue(writer: ColumnWriter, parse: Parser): ColumnWriter => Unit = {
-    val field = writer.field
-    if (field.nullable) _.setNull()
-    else if (field.metadata.contains(DefaultKey)) {
-      val text = field.metadata.getString(DefaultKey).getBytes(StandardCharsets.UTF_8)
-      w => if (!parse(w, text, 0, text.length)) throw invalidDefault(field)
-    } else zeroWriter(field)
-  }
-
-  private def invalidDefault(field: StructField) = new IllegalArgumentException(
-    s"the default '${field.metadata.getString(DefaultKey)}' of column '${field.name}' is not a ${field.dataType.simpleString}"
-  )
 
   /** Drill's zero of each type: 0, "", false, 1970-01-01. */
   def zeroWriter(field: StructField): ColumnWriter => Unit = field.dataType match {
@@ -114,8 +93,12 @@ private[sparkdrill] object TextConverter {
     * one is `emptyValue` (default ""), or null when that equals `nullValue`, as in Spark's CSV reader, which
     * turns a quoted empty field into `emptyValue` and then compares it with `nullValue`.
     */
-  private final class StringConverter(w: ColumnWriter, nullValue: Option[String], emptyValue: Option[String])
-      extends TextConverter(w) {
+  private final class StringConverter(
+      w: ColumnWriter,
+      missing: ColumnWriter => Unit,
+      nullValue: Option[String],
+      emptyValue: Option[String]
+  ) extends TextConverter(w, missing) {
     private val quotedEmpty: Array[Byte] = {
       val text = emptyValue.getOrElse("")
       if (nullValue.contains(text)) null else text.getBytes(StandardCharsets.UTF_8)
@@ -138,7 +121,7 @@ private[sparkdrill] object TextConverter {
     * null, or a NOT NULL column's default or zero.
     */
   private final class NullValueConverter(inner: TextConverter, nullBytes: Array[Byte])
-      extends TextConverter(inner.writer) {
+      extends TextConverter(inner.writer, _ => inner.writeMissing()) {
     private def isNull(bytes: Array[Byte], start: Int, length: Int): Boolean =
       length == nullBytes.length &&
         java.util.Arrays.equals(bytes, start, start + length, nullBytes, 0, length)
@@ -154,14 +137,15 @@ private[sparkdrill] object TextConverter {
     override def writeMissing(): Unit = inner.writeMissing()
   }
 
-  private final class TypedConverter(w: ColumnWriter, parse: Parser, blank: ColumnWriter => Unit)
-      extends TextConverter(w) {
+  // A blank field is what a missing one is: null, or a NOT NULL column's default or zero.
+  private final class TypedConverter(w: ColumnWriter, missing: ColumnWriter => Unit, parse: Parser)
+      extends TextConverter(w, missing) {
     def write(bytes: Array[Byte], start: Int, length: Int): Boolean = {
       var s = start
       var e = start + length
       while (s < e && isSpace(bytes(s))) s += 1
       while (e > s && isSpace(bytes(e - 1))) e -= 1
-      if (s == e) { blank(w); true }
+      if (s == e) { missing(w); true }
       else parse(w, bytes, s, e - s)
     }
 
