@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 
 from pyspark.sql import DataFrame, SparkSession
@@ -22,12 +21,9 @@ from spark_drill._options import (
     jvm_options,
 )
 from spark_drill._reader import PathArg, paths_of
-from spark_drill._session import is_connect
 
-CONNECT_MESSAGE = (
-    "sd.describe needs a classic SparkSession (the report is built on the driver over Py4J); "
-    "this is a Spark Connect session"
-)
+# The data source of the report (sparkdrill.spark.DescribeSource).
+DESCRIBE_FORMAT = "drill-describe"
 
 
 @check_keywords
@@ -92,7 +88,7 @@ def describe(
     Parameters
     ----------
     spark : SparkSession
-        A classic session (the report is built on the driver over Py4J).
+        A classic session or a Spark Connect client.
     path : str, os.PathLike or a sequence of them
         Files, directories or Hadoop globs, as for `sd.read`.
     **options
@@ -106,8 +102,6 @@ def describe(
     ------
     TypeError
         An unknown keyword (naming the nearest valid one) or a value of the wrong type.
-    RuntimeError
-        Under Spark Connect.
 
     Examples
     --------
@@ -127,22 +121,7 @@ def describe(
     """
     given = {name: value for name, value in locals().items() if name in BY_SNAKE}
     opts = jvm_options(given, column_formats, options)
-    if is_connect(spark):
-        raise RuntimeError(CONNECT_MESSAGE)
-    return _describe_classic(spark, paths_of(path), opts)
-
-
-def _describe_classic(spark: SparkSession, paths: list[str], opts: Mapping[str, str]) -> DataFrame:
     install_error_conversion()
-    jvm = spark.sparkContext._jvm
-    if jvm is None:
-        raise RuntimeError(CONNECT_MESSAGE)
-    conf = jvm.java.util.HashMap()
-    for key, value in opts.items():
-        conf.put(key, value)
-    if len(paths) == 1:
-        conf.put("path", paths[0])
-    else:
-        conf.put("paths", json.dumps(paths))
-    jdf = jvm.sparkdrill.spark.Describe.describe(spark._jsparkSession, conf)
-    return DataFrame(jdf, spark)
+    # Only reader options: the same call serves a classic session and a Spark Connect client.
+    df: DataFrame = spark.read.format(DESCRIBE_FORMAT).options(**opts).load(paths_of(path))
+    return df

@@ -2,15 +2,49 @@ package sparkdrill.spark
 
 import java.util
 
-import scala.jdk.CollectionConverters._
-
-import org.apache.spark.sql.{DataFrame, Row, SparkSession}
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.connector.catalog.{SupportsRead, Table, TableCapability, TableProvider}
+import org.apache.spark.sql.connector.expressions.Transform
+import org.apache.spark.sql.connector.read.{LocalScan, Scan, ScanBuilder}
+import org.apache.spark.sql.sources.DataSourceRegister
 import org.apache.spark.sql.types.{StringType, StructField, StructType}
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
+import org.apache.spark.unsafe.types.UTF8String
 
+import sparkdrill.scan.TableScan
 import sparkdrill.scan.schema.{ColumnStatus, Discovery}
 
-/** `sd.describe(spark, path, **options)`: the per-file schema report as a DataFrame. */
+/** `spark.read.format("drill-describe").options(...).load(path)` (what `sd.describe` runs, also under Spark
+  * Connect): the per-file schema report of the table `format("drill")` with the same options would read, one
+  * row per file and column, computed on the driver.
+  */
+final class DescribeSource extends TableProvider with DataSourceRegister {
+  override def shortName(): String = "drill-describe"
+
+  override def inferSchema(options: CaseInsensitiveStringMap): StructType = Describe.schema
+
+  override def getTable(
+      schema: StructType,
+      partitioning: Array[Transform],
+      properties: util.Map[String, String]
+  ): Table = new DescribeTable(
+    DrillTable.open(new CaseInsensitiveStringMap(properties), definedSchema = None)
+  )
+}
+
+private[sparkdrill] final class DescribeTable(table: DrillTable) extends Table with SupportsRead {
+  override def name(): String = s"describe ${table.name()}"
+  override def schema(): StructType = Describe.schema
+  override def capabilities(): util.Set[TableCapability] = util.EnumSet.of(TableCapability.BATCH_READ)
+
+  // The report is small and already on the driver: a local scan, no tasks.
+  override def newScanBuilder(options: CaseInsensitiveStringMap): ScanBuilder = () =>
+    new LocalScan {
+      override def readSchema(): StructType = Describe.schema
+      override def rows(): Array[InternalRow] = Describe.rows(table.scan)
+    }: Scan
+}
+
 private[sparkdrill] object Describe {
   val schema: StructType = StructType(
     Seq("file", "column", "file_type", "table_type", "seen_in", "first_file").map(
@@ -19,10 +53,9 @@ private[sparkdrill] object Describe {
       StructField("conflict", StringType, nullable = true)
   )
 
-  def describe(spark: SparkSession, options: util.Map[String, String]): DataFrame = {
-    val table = DrillTable.open(new CaseInsensitiveStringMap(options), definedSchema = None)
-    // The schema tracker's report: per file, each column's type there, the table's, and what happened to it.
-    val rows = table.scan.reports.flatMap { file =>
+  /** The schema tracker's report: per file, each column's type there, the table's, and what happened to it. */
+  def rows(scan: TableScan): Array[InternalRow] =
+    scan.reports.flatMap { file =>
       val seenIn = if (file.discovery == Discovery.Sampled) "sample" else "header"
       file.columns.map { c =>
         val conflict = c.status match {
@@ -30,17 +63,17 @@ private[sparkdrill] object Describe {
           case ColumnStatus.Dropped(r) => s"not in the table ($r)"
           case _ => null
         }
-        Row(
-          file.path,
-          c.name,
-          c.fileType.simpleString,
-          c.tableType.map(_.simpleString).getOrElse("(not in the table)"),
-          seenIn,
-          c.firstFile.getOrElse(file.path),
-          conflict
+        InternalRow.fromSeq(
+          Seq(
+            file.path,
+            c.name,
+            c.fileType.simpleString,
+            c.tableType.map(_.simpleString).getOrElse("(not in the table)"),
+            seenIn,
+            c.firstFile.getOrElse(file.path),
+            conflict
+          ).map(v => if (v == null) null else UTF8String.fromString(v))
         )
       }
-    }
-    spark.createDataFrame(rows.asJava, schema)
-  }
+    }.toArray
 }
