@@ -196,7 +196,7 @@ def test_enum_values_are_matched_case_insensitively() -> None:
 def test_describe_only_sets_options_of_the_report_source() -> None:
     reader: RecordingReader = sd.describe(ConnectLikeSession(), "data", header=True, mode="failfast")  # type: ignore[arg-type]
     assert reader.source == "drill-describe"
-    assert reader.sent == {"header": "true", "mode": "FAILFAST"} and reader.paths == "data"
+    assert reader.sent == {"header": "true", "mode": "FAILFAST"} and reader.paths == ["data"]
 
 
 def test_under_connect_column_parsers_say_they_need_a_classic_session() -> None:
