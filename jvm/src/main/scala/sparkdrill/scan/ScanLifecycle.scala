@@ -27,6 +27,8 @@ private[sparkdrill] final class ScanLifecycle(spec: ScanSpec, tasks: Array[FileT
   var batchesRead: Long = 0L
   var droppedValues: Long = 0L
   var bytesRead: Long = 0L
+  // Files gone between planning and reading, skipped under ignoreMissingFiles.
+  var filesSkipped: Long = 0L
 
   try {
     loader = ResultSetLoaders.create(spec.loaderOptions, spec.readerSchema, spec.projection)
@@ -59,9 +61,16 @@ private[sparkdrill] final class ScanLifecycle(spec: ScanSpec, tasks: Array[FileT
   def overflowRows: Long = if (loader == null) 0L else loader.overflowRows
 
   private def openNextFile(): Boolean = {
-    if (nextTask >= tasks.length) return false
-    val task = tasks(nextTask)
-    nextTask += 1
+    while (nextTask < tasks.length) {
+      val task = tasks(nextTask)
+      nextTask += 1
+      if (open(task)) return true
+    }
+    false
+  }
+
+  /** Opens the task's file; false when it is gone and `ignoreMissingFiles` says to skip it. */
+  private def open(task: FileTask): Boolean = {
     val file = task.file
     input = new HadoopFileInput(file.path, task.start, task.end, conf)
     negotiator = new FileNegotiator(
@@ -83,6 +92,11 @@ private[sparkdrill] final class ScanLifecycle(spec: ScanSpec, tasks: Array[FileT
       case e: Exception =>
         input.close()
         input = null
+        if (ScanLifecycle.isMissing(e) && spec.options(ScanOptions.IgnoreMissingFiles)) {
+          filesSkipped += 1
+          negotiator = null
+          return false
+        }
         throw withFile(e)
     }
     assembler.startFile(task)
@@ -92,6 +106,16 @@ private[sparkdrill] final class ScanLifecycle(spec: ScanSpec, tasks: Array[FileT
 
   private def withFile(e: Exception): Exception = e match {
     case s: ScanException => s
+    case other if ScanLifecycle.isMissing(other) =>
+      new ScanException(
+        "the file no longer exists (it was listed when the query was planned)",
+        negotiator.errorContext.path,
+        -1,
+        -1,
+        None,
+        None,
+        Some("ignoreMissingFiles=true skips it")
+      ).initCause(other).asInstanceOf[Exception]
     case other =>
       val path = negotiator.errorContext.path
       new ScanException(
@@ -126,4 +150,15 @@ private[sparkdrill] final class ScanLifecycle(spec: ScanSpec, tasks: Array[FileT
       try if (assembler != null) assembler.close()
       finally if (loader != null) loader.close()
   }
+}
+
+private[sparkdrill] object ScanLifecycle {
+
+  /** Whether `e` (or a cause) says the file does not exist. */
+  def isMissing(e: Throwable): Boolean =
+    Iterator
+      .iterate(e)(_.getCause)
+      .takeWhile(_ != null)
+      .take(10)
+      .exists(_.isInstanceOf[java.io.FileNotFoundException])
 }

@@ -11,6 +11,11 @@ abstract class DrillSumMetric(metricName: String, text: String) extends CustomSu
 }
 
 final class FilesReadMetric extends DrillSumMetric(DrillMetrics.FilesRead, "files read")
+final class FilesSkippedMetric
+    extends DrillSumMetric(
+      DrillMetrics.FilesSkipped,
+      "files gone since planning, skipped (ignoreMissingFiles)"
+    )
 final class FilesPrunedMetric extends DrillSumMetric(DrillMetrics.FilesPruned, "files pruned at planning")
 final class BytesReadMetric extends DrillSumMetric(DrillMetrics.BytesRead, "bytes read")
 final class RowsReadMetric extends DrillSumMetric(DrillMetrics.RowsRead, "rows read")
@@ -21,6 +26,7 @@ final class DroppedValuesMetric extends DrillSumMetric(DrillMetrics.DroppedValue
 object DrillMetrics {
   val FilesRead = "filesRead"
   val FilesPruned = "filesPruned"
+  val FilesSkipped = "filesSkipped"
   val BytesRead = "bytesRead"
   val RowsRead = "rowsRead"
   val Batches = "batches"
@@ -30,6 +36,7 @@ object DrillMetrics {
   def supported: Array[CustomMetric] = Array(
     new FilesReadMetric,
     new FilesPrunedMetric,
+    new FilesSkippedMetric,
     new BytesReadMetric,
     new RowsReadMetric,
     new BatchesMetric,

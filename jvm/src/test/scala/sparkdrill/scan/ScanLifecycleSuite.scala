@@ -128,3 +128,30 @@ class ProvidedSchemaScanSuite extends AnyFunSuite with TestFiles {
     assert(rows == Seq(Seq(0, "female", "wilma"), Seq(0, "NA", "dino")))
   }
 }
+
+class MissingFileSuite extends AnyFunSuite with TestFiles {
+  private def rows(l: ScanLifecycle): Seq[String] = {
+    val out = Seq.newBuilder[String]
+    try
+      while (l.next())
+        (0 until l.batch.numRows).foreach(r => out += l.batch.column(0).getUTF8String(r).toString)
+    finally l.close()
+    out.result()
+  }
+
+  test("a file deleted between planning and reading fails naming it, or is skipped with ignoreMissingFiles") {
+    write("a.csv" -> "x\n1\n", "b.csv" -> "x\n2\n", "c.csv" -> "x\n3\n")
+    val strict = ScanTestKit.open(Seq(root.toString), Seq("header" -> "true"))
+    val lenient =
+      ScanTestKit.open(Seq(root.toString), Seq("header" -> "true", "ignoreMissingFiles" -> "true"))
+    val strictPlan = ScanTestKit.query(strict, strict.schema)
+    val lenientPlan = ScanTestKit.query(lenient, lenient.schema)
+    java.nio.file.Files.delete(root.resolve("b.csv"))
+    val e = intercept[sparkdrill.reader.ScanException](rows(ScanTestKit.lifecycle(strictPlan)))
+    assert(e.path.endsWith("/b.csv") && e.getMessage.contains("no longer exists"), e.getMessage)
+    assert(e.getMessage.contains("ignoreMissingFiles=true skips it"), e.getMessage)
+    val l = ScanTestKit.lifecycle(lenientPlan)
+    assert(rows(l) == Seq("1", "3"))
+    assert(l.filesSkipped == 1 && l.filesRead == 2)
+  }
+}
