@@ -4,7 +4,7 @@ import org.apache.hadoop.conf.Configuration
 import org.apache.spark.sql.types.StructType
 
 import sparkdrill.loader.{LoaderOptions, ProjectionFilter, ResultSetLoader, ResultSetLoaders}
-import sparkdrill.reader.{ReaderOptions, Sampling}
+import sparkdrill.reader.{ReaderOptions, Sampling, ScanException}
 
 /** The discovery pass: asks each file for its early schema (a header) or the schema of its first records,
   * through the same reader code that later reads it.
@@ -43,6 +43,19 @@ private[sparkdrill] object SchemaDiscovery {
       val reader = plugin.newReader(negotiator)
       try Sampling.schemaOf(plugin, options, reader, Option(loader), sampleRows)
       finally reader.close()
+    } catch {
+      case e: ScanException => throw e
+      // A corrupt or truncated compressed file, an unreadable one: name it.
+      case e: Exception =>
+        throw new ScanException(
+          s"cannot read the file to discover its schema (${e.getClass.getSimpleName}: ${e.getMessage})",
+          file.displayPath,
+          -1,
+          -1,
+          None,
+          None,
+          None
+        ).initCause(e)
     } finally {
       if (loader != null) loader.close()
       input.close()

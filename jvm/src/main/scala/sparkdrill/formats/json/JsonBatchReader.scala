@@ -3,7 +3,14 @@ package sparkdrill.formats.json
 import java.nio.charset.StandardCharsets
 import java.util.Locale
 
-import com.fasterxml.jackson.core.{JsonFactory, JsonFactoryBuilder, JsonParseException, JsonParser, JsonToken}
+import com.fasterxml.jackson.core.{
+  JsonFactory,
+  JsonFactoryBuilder,
+  JsonParseException,
+  JsonParser,
+  JsonProcessingException,
+  JsonToken
+}
 import com.fasterxml.jackson.core.json.JsonReadFeature
 import com.fasterxml.jackson.databind.ObjectMapper
 import com.fasterxml.jackson.databind.node.ObjectNode
@@ -70,15 +77,17 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
     val sampler = new JsonSampler(options(JsonOptions.ReadNumbersAsDouble))
     val limit = CommonOptions.sampleLimit(options)
     var n = 0
-    try
-      while (n < limit && nextRecord()) {
-        if (parser.currentToken() == JsonToken.START_OBJECT) sampler.add(parser)
-        else sampler.addValue(parser)
-        n += 1
-      }
-    catch { // the schema of the records before the broken one
-      case e: JsonParseException => if (mode == ParseMode.FailFast) throw syntaxError(e)
-    }
+    var more = true
+    while (more && n < limit)
+      more =
+        try
+          nextRecord() && {
+            if (parser.currentToken() == JsonToken.START_OBJECT) sampler.add(parser)
+            else sampler.addValue(parser)
+            n += 1
+            true
+          }
+        catch { case e: JsonProcessingException => skipBroken(e) } // the sample goes on past a broken record
     // allTextMode: every scalar is the token's text, so the sample's scalar kinds all become strings.
     if (!options(JsonOptions.AllTextMode)) sampler.schema
     else
@@ -89,10 +98,12 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
 
   private val loader = if (discovering) null else negotiator.build(negotiator.definedSchema.get)
   private val writer: RowWriter = if (loader == null) null else loader.writer
-  private val values = new JsonValueWriter(
-    CommonOptions.zone(options),
-    JsonBatchReader.factory
-  )
+  private val values =
+    new JsonValueWriter(
+      CommonOptions.zone(options),
+      JsonBatchReader.factory,
+      CommonOptions.validateAll(options)
+    )
   private def find(name: Option[String]): ColumnWriter =
     if (writer == null) null else name.flatMap(writer.find).filter(_.isProjected).orNull
   private val lineWriter = find(Some(RecordColumns.Line))
@@ -226,7 +237,7 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
     while (!writer.isFull) {
       val more =
         try readRecord()
-        catch { case e: JsonParseException => recover(e) }
+        catch { case e: JsonProcessingException => recover(e) }
       if (!more) { done = true; return false }
     }
     true
@@ -269,13 +280,26 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
   /** Broken JSON: per mode, the record is an error, dropped, or a row of nulls with its text; then reading
     * starts again at the next line. Inside a root array there is no next record to find, so it fails.
     */
-  private def recover(e: JsonParseException): Boolean = {
+  private def recover(e: JsonProcessingException): Boolean = {
     if (mode == ParseMode.FailFast || inRootArray) throw syntaxError(e)
     toBrokenRecord()
     // The record is taken to end before the next line that starts like a record: the error may be far
     // past the record's true end, when a broken value swallowed the next record.
     val restart = tape.nextRecordLine(recordOffset, values = valuesSeen)
     bad.brokenRecord(syntaxError(e), recordText(if (restart < 0) tape.position else restart))(writeImplicit())
+    restartAt(restart)
+  }
+
+  /** Discovery past a broken record: the sample goes on at the next line that starts like a record. */
+  private def skipBroken(e: JsonProcessingException): Boolean = {
+    if (mode == ParseMode.FailFast) throw syntaxError(e)
+    if (inRootArray) return false // the read fails on it, under every mode
+    toBrokenRecord()
+    restartAt(tape.nextRecordLine(recordOffset, values = valuesSeen))
+  }
+
+  /** Goes on reading at byte `restart` (false: there is none). */
+  private def restartAt(restart: Long): Boolean = {
     if (restart < 0) return false
     tape.restartAt(restart)
     parser = JsonBatchReader.factory.createParser(tape)
@@ -295,13 +319,15 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
   }
 
   // Names the record that is broken (its first line and offset) and Jackson's reason.
-  private def syntaxError(e: JsonParseException) = {
+  private def syntaxError(e: JsonProcessingException) = {
     toBrokenRecord()
-    val loc = e.getLocation
+    // A limit (nesting depth, say) reports no location.
+    val where =
+      Option(e.getLocation).map(loc => s" at line ${baseLine + loc.getLineNr}, column ${loc.getColumnNr}")
     val next = tape.nextRecordLine(recordOffset, values = valuesSeen)
     errors.error(
-      s"malformed JSON (${e.getOriginalMessage.linesIterator.nextOption().getOrElse("")} at line " +
-        s"${baseLine + loc.getLineNr}, column ${loc.getColumnNr})",
+      s"malformed JSON (${String.valueOf(e.getOriginalMessage).linesIterator.nextOption().getOrElse("")}" +
+        s"${where.getOrElse("")})",
       line = recordLine,
       offset = recordOffset,
       value = recordText(if (next < 0) tape.position else next),

@@ -21,12 +21,12 @@ private[sparkdrill] final class JsonSampler(numbersAsDouble: Boolean = false) {
 
   /** Joins the record whose START_OBJECT the parser is on; leaves the parser on its END_OBJECT. */
   def add(parser: JsonParser): Unit =
-    objectFields(parser).foreach { case (name, kind) => joinColumn(name, kind) }
+    objectFields(parser, 0).foreach { case (name, kind) => joinColumn(name, kind) }
 
   /** Joins a top-level value that is not an object, whose first token the parser is on, into the `value`
     * column (shared with a key of that name); leaves the parser on the value's last token.
     */
-  def addValue(parser: JsonParser): Unit = joinColumn(JsonFormat.ValueColumn, valueKind(parser))
+  def addValue(parser: JsonParser): Unit = joinColumn(JsonFormat.ValueColumn, valueKind(parser, 1))
 
   private def joinColumn(name: String, kind: Kind): Unit = {
     val key = name.toLowerCase(Locale.ROOT)
@@ -39,12 +39,12 @@ private[sparkdrill] final class JsonSampler(numbersAsDouble: Boolean = false) {
   def schema: StructType =
     StructType(columns.values.map { case (name, kind) => StructField(name, fileType(kind)) }.toSeq)
 
-  private def objectFields(parser: JsonParser): Vector[(String, Kind)] = {
+  private def objectFields(parser: JsonParser, depth: Int): Vector[(String, Kind)] = {
     val fields = Vector.newBuilder[(String, Kind)]
     while (parser.nextToken() == JsonToken.FIELD_NAME) {
       val name = parser.currentName().trim
       parser.nextToken()
-      val kind = valueKind(parser)
+      val kind = valueKind(parser, depth + 1)
       if (name.nonEmpty) fields += name -> kind
     }
     // Members with one name in two spellings are one member.
@@ -56,7 +56,12 @@ private[sparkdrill] final class JsonSampler(numbersAsDouble: Boolean = false) {
     }
   }
 
-  private def valueKind(parser: JsonParser): Kind = parser.currentToken() match {
+  // `depth`: the value's nesting level, a top-level column's value being 1. Structure past MaxDepth is a
+  // string of JSON text: Spark's own schema code recurses over the type and overflows on a few hundred levels.
+  private def valueKind(parser: JsonParser, depth: Int): Kind = parser.currentToken() match {
+    case JsonToken.START_OBJECT | JsonToken.START_ARRAY if depth > JsonSampler.MaxDepth =>
+      parser.skipChildren()
+      TypeLattice.Text
     case JsonToken.VALUE_NULL => NullOnly
     case JsonToken.VALUE_TRUE | JsonToken.VALUE_FALSE => Atomic(BooleanType)
     case JsonToken.VALUE_NUMBER_INT =>
@@ -64,10 +69,11 @@ private[sparkdrill] final class JsonSampler(numbersAsDouble: Boolean = false) {
       else Atomic(LongType)
     case JsonToken.VALUE_NUMBER_FLOAT => Atomic(DoubleType)
     case JsonToken.VALUE_STRING => Atomic(StringType)
-    case JsonToken.START_OBJECT => Struct(objectFields(parser))
+    case JsonToken.START_OBJECT => Struct(objectFields(parser, depth))
     case JsonToken.START_ARRAY =>
       var element: Kind = NullOnly
-      while (parser.nextToken() != JsonToken.END_ARRAY) element = TypeLattice.join(element, valueKind(parser))
+      while (parser.nextToken() != JsonToken.END_ARRAY)
+        element = TypeLattice.join(element, valueKind(parser, depth + 1))
       Arr(element)
     case other => throw new IllegalStateException(s"unexpected JSON token $other")
   }
@@ -78,4 +84,10 @@ private[sparkdrill] final class JsonSampler(numbersAsDouble: Boolean = false) {
     case Arr(e) => ArrayType(fileType(e))
     case other => TypeLattice.toType(other)
   }
+}
+
+private[sparkdrill] object JsonSampler {
+
+  /** The deepest nesting of structs and arrays a column's type keeps; deeper values are JSON text. */
+  val MaxDepth = 64
 }

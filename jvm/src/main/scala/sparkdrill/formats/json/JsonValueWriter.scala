@@ -22,7 +22,11 @@ private[sparkdrill] final class JsonConversionError(
   * parse into typed columns, and null is null. Members the schema lacks are handed to `unknown`. Leaves the
   * parser on the value's last token.
   */
-private[sparkdrill] final class JsonValueWriter(zone: ZoneId, factory: JsonFactory) {
+private[sparkdrill] final class JsonValueWriter(
+    zone: ZoneId,
+    factory: JsonFactory,
+    validateAll: Boolean = false
+) {
 
   /** Called with a top-level key the row has no column for; the parser is on its value. */
   var unknown: (String, JsonParser) => Unit = (_, p) => p.skipChildren()
@@ -31,11 +35,19 @@ private[sparkdrill] final class JsonValueWriter(zone: ZoneId, factory: JsonFacto
   var onError: (ColumnWriter, JsonConversionError) => Unit = (_, e) => throw e
 
   def write(w: ColumnWriter, parser: JsonParser, path: String): Unit =
-    if (!w.isProjected) parser.skipChildren()
+    if (!w.isProjected && !validated(w)) parser.skipChildren()
     else if (parser.currentToken() == JsonToken.VALUE_NULL) w.setNull()
     else
       try writeValue(w, parser, path)
       catch { case e: JsonConversionError => onError(w, e) }
+
+  // validate=all: an unread scalar column is still converted (into a writer that keeps nothing), so that a
+  // value that does not convert counts whatever the projection (SPEC 6).
+  private def validated(w: ColumnWriter): Boolean =
+    validateAll && (w.dataType match {
+      case StringType | _: StructType | _: ArrayType | _: MapType => false
+      case _ => true
+    })
 
   private def writeValue(w: ColumnWriter, parser: JsonParser, path: String): Unit =
     w.dataType match {
