@@ -413,6 +413,13 @@ def test_ignore_missing_files_and_recursive_file_lookup(spark: SparkSession, tmp
         sd.read(spark, tmp_path / "ok", header=True, recursive_file_lookup=False)
 
 
+def test_ignore_corrupt_files(spark: SparkSession, tmp_path: Path) -> None:
+    write_files(tmp_path, {"a.csv": "x\n1\n", "b.csv.gz": b"\x1f\x8b\x08\x00 not gzip data"})
+    with pytest.raises(sd.ScanError, match=r"b\.csv\.gz"):
+        sd.read(spark, tmp_path, header=True)
+    assert rows(sd.read(spark, tmp_path, header=True, ignore_corrupt_files=True).select("x")) == [("1",)]
+
+
 def test_multi_line_reads_files_whole(spark: SparkSession, tmp_path: Path, conf: dict[str, str]) -> None:
     body = "".join(f'{i},"line one\nline two {i}"\n' for i in range(100))
     write_files(tmp_path, {"multi.csv": "id,text\n" + body})

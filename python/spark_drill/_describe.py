@@ -37,6 +37,7 @@ def describe(
     modified_before: Timestamp | None = None,
     modified_after: Timestamp | None = None,
     ignore_missing_files: bool | None = None,
+    ignore_corrupt_files: bool | None = None,
     recursive_file_lookup: bool | None = None,
     multi_line: bool | None = None,
     discovery_parallelism: int | None = None,

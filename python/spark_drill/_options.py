@@ -42,6 +42,7 @@ OPTIONS: tuple[Option, ...] = (
     Option("modified_before", "modifiedBefore", Timestamp),
     Option("modified_after", "modifiedAfter", Timestamp),
     Option("ignore_missing_files", "ignoreMissingFiles", bool),
+    Option("ignore_corrupt_files", "ignoreCorruptFiles", bool),
     Option("recursive_file_lookup", "recursiveFileLookup", bool),
     Option("multi_line", "multiLine", bool),
     Option("discovery_parallelism", "discoveryParallelism", int),

@@ -61,6 +61,7 @@ def read(
     modified_before: Timestamp | None = None,
     modified_after: Timestamp | None = None,
     ignore_missing_files: bool | None = None,
+    ignore_corrupt_files: bool | None = None,
     recursive_file_lookup: bool | None = None,
     multi_line: bool | None = None,
     discovery_parallelism: int | None = None,
@@ -125,7 +126,10 @@ def read(
         Only files modified before/after this time (naive: in the session time zone;
         text as ``2024-01-31T12:00:00``).
     ignore_missing_files : bool
-        Skip a path that does not exist instead of failing.
+        Skip a path that does not exist (or a file deleted since planning) instead of failing.
+    ignore_corrupt_files : bool
+        Leave out a file that cannot be read (corrupt or truncated compression); one that breaks while read
+        keeps the rows read so far.
     recursive_file_lookup : bool
         Spark's option: directories are always read recursively, so only True is accepted.
     multi_line : bool

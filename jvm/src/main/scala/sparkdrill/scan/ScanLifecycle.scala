@@ -29,6 +29,8 @@ private[sparkdrill] final class ScanLifecycle(spec: ScanSpec, tasks: Array[FileT
   var bytesRead: Long = 0L
   // Files gone between planning and reading, skipped under ignoreMissingFiles.
   var filesSkipped: Long = 0L
+  // Files that turned out corrupt while read, their rest skipped under ignoreCorruptFiles.
+  var filesCorrupt: Long = 0L
 
   try {
     loader = ResultSetLoaders.create(spec.loaderOptions, spec.readerSchema, spec.projection)
@@ -43,7 +45,13 @@ private[sparkdrill] final class ScanLifecycle(spec: ScanSpec, tasks: Array[FileT
       if (reader == null && !openNextFile()) return false
       val more =
         try reader.next()
-        catch { case e: Exception => throw withFile(e) }
+        catch {
+          // ignoreCorruptFiles: the rows read so far stay, the rest of the file is skipped (Spark's rule).
+          case e: Exception if ScanLifecycle.isCorrupt(e) && spec.options(ScanOptions.IgnoreCorruptFiles) =>
+            filesCorrupt += 1
+            false
+          case e: Exception => throw withFile(e)
+        }
       if (loader.rowCount > 0) {
         current = assembler.assemble(loader.harvest())
         rowsRead += current.numRows
@@ -92,6 +100,11 @@ private[sparkdrill] final class ScanLifecycle(spec: ScanSpec, tasks: Array[FileT
       case e: Exception =>
         input.close()
         input = null
+        if (ScanLifecycle.isCorrupt(e) && spec.options(ScanOptions.IgnoreCorruptFiles)) {
+          filesCorrupt += 1
+          negotiator = null
+          return false
+        }
         if (ScanLifecycle.isMissing(e) && spec.options(ScanOptions.IgnoreMissingFiles)) {
           filesSkipped += 1
           negotiator = null
@@ -153,6 +166,16 @@ private[sparkdrill] final class ScanLifecycle(spec: ScanSpec, tasks: Array[FileT
 }
 
 private[sparkdrill] object ScanLifecycle {
+
+  /** Whether `e` is a file that cannot be read as it claims to be (corrupt or truncated compression, an I/O
+    * error): what `ignoreCorruptFiles` skips, as in Spark. A missing file is not corrupt.
+    */
+  def isCorrupt(e: Throwable): Boolean =
+    !isMissing(e) && Iterator
+      .iterate(e)(_.getCause)
+      .takeWhile(_ != null)
+      .take(10)
+      .exists(_.isInstanceOf[java.io.IOException])
 
   /** Whether `e` (or a cause) says the file does not exist. */
   def isMissing(e: Throwable): Boolean =

@@ -21,6 +21,12 @@ private[sparkdrill] object ScanOptions {
     OptionSpec.optional("modifiedAfter", Timestamp, "only files modified after this time (session zone)")
   val IgnoreMissingFiles: OptionSpec[Boolean] =
     OptionSpec("ignoreMissingFiles", Bool, false, "a path that does not exist is skipped instead of failing")
+  val IgnoreCorruptFiles: OptionSpec[Boolean] = OptionSpec(
+    "ignoreCorruptFiles",
+    Bool,
+    false,
+    "a file that cannot be read (corrupt or truncated compression) is left out, or its rest skipped"
+  )
   val RecursiveFileLookup: OptionSpec[Boolean] = OptionSpec(
     "recursiveFileLookup",
     Bool,
@@ -102,6 +108,7 @@ private[sparkdrill] object ScanOptions {
     ModifiedBefore,
     ModifiedAfter,
     IgnoreMissingFiles,
+    IgnoreCorruptFiles,
     RecursiveFileLookup,
     DiscoveryParallelism,
     ProvidedSchema,
@@ -161,7 +168,6 @@ private[sparkdrill] object ScanOptions {
       "escapeQuotes" -> write,
       "quoteAll" -> write,
       "charToEscapeQuoteEscaping" -> "escape+quote is a quote; escape+other keeps both (docs/options.md)",
-      "ignoreCorruptFiles" -> "not supported yet: a corrupt file fails the query naming it",
       "wholetext" -> "an option of Spark's text source"
     )
   }

@@ -11,14 +11,16 @@ import sparkdrill.reader.{ReaderOptions, Sampling, ScanException}
   */
 private[sparkdrill] object SchemaDiscovery {
 
-  /** Discovers many files at once: locally, or as a Spark job (the Spark adapter provides one). */
-  type Many = (IndexedSeq[ScanFile], ReaderOptions, Configuration) => IndexedSeq[StructType]
+  /** Discovers many files at once: locally, or as a Spark job (the Spark adapter provides one). None for a
+    * file left out as corrupt (`ignoreCorruptFiles`).
+    */
+  type Many = (IndexedSeq[ScanFile], ReaderOptions, Configuration) => IndexedSeq[Option[StructType]]
 
   /** Files one after the other on this thread. */
   val locally: Many = (files, options, conf) => files.map(f => discover(f, options, conf))
 
   /** The reader schema of one file: its early schema, or what its format samples from its first records. */
-  def discover(file: ScanFile, options: ReaderOptions, conf: Configuration): StructType = {
+  def discover(file: ScanFile, options: ReaderOptions, conf: Configuration): Option[StructType] = {
     val plugin = FormatRegistry.named(file.format)
     val sampleRows = plugin.sampleRows(options)
     val headerOnly = sampleRows <= 0
@@ -41,10 +43,11 @@ private[sparkdrill] object SchemaDiscovery {
     )
     try {
       val reader = plugin.newReader(negotiator)
-      try Sampling.schemaOf(plugin, options, reader, Option(loader), sampleRows)
+      try Some(Sampling.schemaOf(plugin, options, reader, Option(loader), sampleRows))
       finally reader.close()
     } catch {
       case e: ScanException => throw e
+      case e: Exception if ScanLifecycle.isCorrupt(e) && options(ScanOptions.IgnoreCorruptFiles) => None
       // A corrupt or truncated compressed file, an unreadable one: name it.
       case e: Exception =>
         throw new ScanException(

@@ -164,11 +164,14 @@ private[sparkdrill] object TableScan {
       parsers: Seq[ColumnParser] = Nil
   ): TableScan = {
     require(paths.nonEmpty, "spark-drill: no path given: use load(path) or the option 'path'")
-    val files = FileLister.list(paths, conf, options, zone)
-    if (files.isEmpty)
+    val listed = FileLister.list(paths, conf, options, zone)
+    if (listed.isEmpty)
       throw new IllegalArgumentException(s"spark-drill: no readable files under ${paths.mkString(", ")}")
     // Discovery runs under a defined schema too: splits past a file's header need the header's order.
-    val fileSchemas = discoverAll(files, options, conf)
+    // Files discovery found corrupt (under ignoreCorruptFiles) are left out of the table.
+    val discovered = listed.zip(discoverAll(listed, options, conf)).collect { case (f, Some(s)) => f -> s }
+    val files = discovered.map(_._1)
+    val fileSchemas = discovered.map(_._2)
     val plugins = files.map(f => FormatRegistry.named(f.format))
     val config = ScanConfig.fromOptions(
       options,
@@ -176,7 +179,7 @@ private[sparkdrill] object TableScan {
       parsers,
       byPosition = plugins.exists(_.bindsByPosition(options))
     )
-    val discovered = files.indices.map { i =>
+    val found = files.indices.map { i =>
       val plugin = plugins(i)
       // A positional file reports the `columns` array, which a provided or defined schema replaces.
       val own = if (plugin.bindsByPosition(options) && config.positional) new StructType() else fileSchemas(i)
@@ -185,7 +188,7 @@ private[sparkdrill] object TableScan {
     }
     val projection =
       options.get(ScanOptions.Project).map(ProjectionParser.parse).getOrElse(Projection.wildcard)
-    val resolved = ScanSchemaTracker.resolve(config, projection, discovered)
+    val resolved = ScanSchemaTracker.resolve(config, projection, found)
     new TableScan(paths, options, files, fileSchemas, resolved, config, conf)
   }
 }

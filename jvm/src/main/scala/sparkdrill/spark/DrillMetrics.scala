@@ -16,6 +16,8 @@ final class FilesSkippedMetric
       DrillMetrics.FilesSkipped,
       "files gone since planning, skipped (ignoreMissingFiles)"
     )
+final class FilesCorruptMetric
+    extends DrillSumMetric(DrillMetrics.FilesCorrupt, "corrupt files skipped (ignoreCorruptFiles)")
 final class FilesPrunedMetric extends DrillSumMetric(DrillMetrics.FilesPruned, "files pruned at planning")
 final class BytesReadMetric extends DrillSumMetric(DrillMetrics.BytesRead, "bytes read")
 final class RowsReadMetric extends DrillSumMetric(DrillMetrics.RowsRead, "rows read")
@@ -27,6 +29,7 @@ object DrillMetrics {
   val FilesRead = "filesRead"
   val FilesPruned = "filesPruned"
   val FilesSkipped = "filesSkipped"
+  val FilesCorrupt = "filesCorrupt"
   val BytesRead = "bytesRead"
   val RowsRead = "rowsRead"
   val Batches = "batches"
@@ -37,6 +40,7 @@ object DrillMetrics {
     new FilesReadMetric,
     new FilesPrunedMetric,
     new FilesSkippedMetric,
+    new FilesCorruptMetric,
     new BytesReadMetric,
     new RowsReadMetric,
     new BatchesMetric,

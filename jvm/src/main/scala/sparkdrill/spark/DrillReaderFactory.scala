@@ -41,6 +41,7 @@ private[sparkdrill] final class DrillPartitionReader(lifecycle: ScanLifecycle)
   override def currentMetricsValues(): Array[CustomTaskMetric] = Array(
     DrillMetrics.task(DrillMetrics.FilesRead, lifecycle.filesRead),
     DrillMetrics.task(DrillMetrics.FilesSkipped, lifecycle.filesSkipped),
+    DrillMetrics.task(DrillMetrics.FilesCorrupt, lifecycle.filesCorrupt),
     DrillMetrics.task(DrillMetrics.BytesRead, lifecycle.bytesRead),
     DrillMetrics.task(DrillMetrics.RowsRead, lifecycle.rowsRead),
     DrillMetrics.task(DrillMetrics.Batches, lifecycle.batchesRead),

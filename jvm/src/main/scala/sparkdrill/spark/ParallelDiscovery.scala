@@ -27,7 +27,7 @@ private[spark] object ParallelDiscovery {
             .parallelize(files, slices)
             .map(f => SchemaDiscovery.discover(f, options, shared.value.value))
             .collect()
-          schemas.toIndexedSeq: IndexedSeq[StructType]
+          schemas.toIndexedSeq: IndexedSeq[Option[StructType]]
         } finally {
           sc.setJobDescription(null)
           shared.destroy()

@@ -155,3 +155,53 @@ class MissingFileSuite extends AnyFunSuite with TestFiles {
     assert(l.filesSkipped == 1 && l.filesRead == 2)
   }
 }
+
+class CorruptFileSuite extends AnyFunSuite with TestFiles {
+  private def gzip(text: String): Array[Byte] = {
+    val bytes = new java.io.ByteArrayOutputStream()
+    val out = new java.util.zip.GZIPOutputStream(bytes)
+    out.write(text.getBytes("UTF-8"))
+    out.close()
+    bytes.toByteArray
+  }
+
+  private def rows(l: ScanLifecycle): Seq[String] = {
+    val out = Seq.newBuilder[String]
+    try
+      while (l.next())
+        (0 until l.batch.numRows).foreach(r => out += l.batch.column(0).getUTF8String(r).toString)
+    finally l.close()
+    out.result()
+  }
+
+  test(
+    "ignoreCorruptFiles: a file discovery cannot read is left out; one that breaks while read keeps its rows so far"
+  ) {
+    write("good.csv" -> "x\ngood\n")
+    java.nio.file.Files
+      .write(root.resolve("corrupt.csv.gz"), "\u001f\u008b\u0008\u0000 not gzip".getBytes("ISO-8859-1"))
+    val whole = gzip("x\n" + (1 to 200000).map(i => s"r$i\n").mkString)
+    java.nio.file.Files
+      .write(root.resolve("truncated.csv.gz"), java.util.Arrays.copyOf(whole, whole.length / 2))
+    val e = intercept[sparkdrill.reader.ScanException](
+      ScanTestKit.open(Seq(root.toString), Seq("header" -> "true"))
+    )
+    assert(e.path.endsWith("corrupt.csv.gz") && e.getMessage.contains("cannot read the file"), e.getMessage)
+
+    val scan = ScanTestKit.open(Seq(root.toString), Seq("header" -> "true", "ignoreCorruptFiles" -> "true"))
+    assert(scan.files.map(_.path.split('/').last) == Seq("good.csv", "truncated.csv.gz"))
+    val l = ScanTestKit.lifecycle(ScanTestKit.query(scan, scan.schema))
+    val read = rows(l)
+    val fromTruncated = read.filter(_.startsWith("r"))
+    assert(read.contains("good"))
+    assert(fromTruncated.nonEmpty && fromTruncated.size < 200000)
+    assert(fromTruncated == (1 to fromTruncated.size).map(i => s"r$i"), "the rows before the break, in order")
+    assert(l.filesCorrupt == 1)
+
+    val strict = ScanTestKit.open(Seq(root.resolve("truncated.csv.gz").toString), Seq("header" -> "true"))
+    val broken = intercept[sparkdrill.reader.ScanException](
+      rows(ScanTestKit.lifecycle(ScanTestKit.query(strict, strict.schema)))
+    )
+    assert(broken.path.endsWith("truncated.csv.gz"), broken.getMessage)
+  }
+}
