@@ -130,14 +130,7 @@ class ProvidedSchemaScanSuite extends AnyFunSuite with TestFiles {
 }
 
 class MissingFileSuite extends AnyFunSuite with TestFiles {
-  private def rows(l: ScanLifecycle): Seq[String] = {
-    val out = Seq.newBuilder[String]
-    try
-      while (l.next())
-        (0 until l.batch.numRows).foreach(r => out += l.batch.column(0).getUTF8String(r).toString)
-    finally l.close()
-    out.result()
-  }
+  private def rows(l: ScanLifecycle): Seq[String] = ScanTestKit.firstColumn(l)
 
   test("a file deleted between planning and reading fails naming it, or is skipped with ignoreMissingFiles") {
     write("a.csv" -> "x\n1\n", "b.csv" -> "x\n2\n", "c.csv" -> "x\n3\n")
@@ -165,14 +158,7 @@ class CorruptFileSuite extends AnyFunSuite with TestFiles {
     bytes.toByteArray
   }
 
-  private def rows(l: ScanLifecycle): Seq[String] = {
-    val out = Seq.newBuilder[String]
-    try
-      while (l.next())
-        (0 until l.batch.numRows).foreach(r => out += l.batch.column(0).getUTF8String(r).toString)
-    finally l.close()
-    out.result()
-  }
+  private def rows(l: ScanLifecycle): Seq[String] = ScanTestKit.firstColumn(l)
 
   test(
     "ignoreCorruptFiles: a file discovery cannot read is left out; one that breaks while read keeps its rows so far"

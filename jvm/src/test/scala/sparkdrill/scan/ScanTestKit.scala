@@ -35,6 +35,16 @@ object ScanTestKit {
 
   def lifecycle(plan: QueryPlan): ScanLifecycle = new ScanLifecycle(plan.spec, plan.tasks.flatten, conf)
 
+  /** The first column of every row a lifecycle reads, as strings; closes it. */
+  def firstColumn(l: ScanLifecycle): Seq[String] = {
+    val out = Seq.newBuilder[String]
+    try
+      while (l.next())
+        (0 until l.batch.numRows).foreach(r => out += l.batch.column(0).getUTF8String(r).toString)
+    finally l.close()
+    out.result()
+  }
+
   /** A hidden column as Spark requests it (marked as a metadata column). */
   def metadataField(name: String, dataType: DataType): StructField =
     StructField(
