@@ -420,6 +420,27 @@ def test_ignore_corrupt_files(spark: SparkSession, tmp_path: Path) -> None:
     assert rows(sd.read(spark, tmp_path, header=True, ignore_corrupt_files=True).select("x")) == [("1",)]
 
 
+def test_max_record_text_bytes_caps_the_corrupt_and_rescued_columns(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    long = "z" * 5000
+    write_files(tmp_path, {"a.csv": f'x,y\n"{long}\n', "b.csv": f"x,y\n1,2,{long}\n"})
+    keep = {"column_name_of_corrupt_record": "_bad", "rescued_data_column": "_rescued"}
+    whole = sd.read(spark, tmp_path, header=True, **keep).collect()  # type: ignore[arg-type]
+    assert len(whole) == 2 and all(len(r._bad or r._rescued) > 5000 for r in whole)
+    capped = sd.read(
+        spark,
+        tmp_path,
+        header=True,
+        max_record_text_bytes=100,
+        **keep,  # type: ignore[arg-type]
+    ).collect()
+    assert len(capped) == 2
+    for r in capped:
+        text = r._bad or r._rescued
+        assert text.endswith("more bytes; maxRecordTextBytes)") and len(text.split("...")[0]) == 100
+
+
 def test_multi_line_reads_files_whole(spark: SparkSession, tmp_path: Path, conf: dict[str, str]) -> None:
     body = "".join(f'{i},"line one\nline two {i}"\n' for i in range(100))
     write_files(tmp_path, {"multi.csv": "id,text\n" + body})

@@ -71,6 +71,7 @@ def describe(
     mode: Mode | None = None,
     column_name_of_corrupt_record: str | None = None,
     rescued_data_column: str | None = None,
+    max_record_text_bytes: int | None = None,
     validate: Validate | None = None,
     batch_rows: int | None = None,
     batch_bytes: int | None = None,

@@ -79,6 +79,7 @@ OPTIONS: tuple[Option, ...] = (
     Option("mode", "mode", Mode),
     Option("column_name_of_corrupt_record", "columnNameOfCorruptRecord", str),
     Option("rescued_data_column", "rescuedDataColumn", str),
+    Option("max_record_text_bytes", "maxRecordTextBytes", int),
     Option("validate", "validate", Validate),
     # batches
     Option("batch_rows", "batchRows", int),

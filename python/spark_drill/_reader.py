@@ -95,6 +95,7 @@ def read(
     mode: Mode | None = None,
     column_name_of_corrupt_record: str | None = None,
     rescued_data_column: str | None = None,
+    max_record_text_bytes: int | None = None,
     validate: Validate | None = None,
     batch_rows: int | None = None,
     batch_bytes: int | None = None,
@@ -179,6 +180,9 @@ def read(
         Adds a string column holding a malformed record's text.
     rescued_data_column : str
         Adds a string column holding values no column has, as JSON.
+    max_record_text_bytes : int
+        At most this many bytes of a record's text go into those two columns (default 1 MiB); longer text
+        is cut, with a note of how much.
     validate : {"projected", "all"}
         Convert only the columns a query reads (default) or all of them.
     batch_rows : int

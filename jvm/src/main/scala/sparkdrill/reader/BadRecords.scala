@@ -27,7 +27,7 @@ final class BadRecords(options: ReaderOptions, writer: RowWriter) {
       malformed += 1
       writer.start()
       writeImplicit
-      if (corrupt != null) corrupt.setString(raw)
+      if (corrupt != null) corrupt.setString(CommonOptions.capText(raw, options))
       writer.save()
   }
 
@@ -42,5 +42,6 @@ final class BadRecords(options: ReaderOptions, writer: RowWriter) {
   }
 
   /** After a PERMISSIVE row with a bad value: the record's raw text into the corrupt-record column. */
-  def keepRaw(raw: => String): Unit = if (corrupt != null) corrupt.setString(raw)
+  def keepRaw(raw: => String): Unit =
+    if (corrupt != null) corrupt.setString(CommonOptions.capText(raw, options))
 }

@@ -32,6 +32,12 @@ object CommonOptions {
     "projected",
     "all: every column is converted, so counts and DROPMALFORMED do not depend on the projection"
   )
+  val MaxRecordTextBytes: OptionSpec[Int] = OptionSpec(
+    "maxRecordTextBytes",
+    Int32,
+    1 << 20,
+    "bytes of a record's text the corrupt-record and rescued-data columns keep at most (longer text is cut)"
+  )
   val SampleRows: OptionSpec[Int] = OptionSpec(
     "sampleRows",
     Int32,
@@ -45,7 +51,7 @@ object CommonOptions {
   )
 
   val all: Seq[OptionSpec[_]] =
-    Seq(Mode, CorruptRecordColumn, RescuedDataColumn, Validate, SampleRows, TimeZone)
+    Seq(Mode, CorruptRecordColumn, RescuedDataColumn, MaxRecordTextBytes, Validate, SampleRows, TimeZone)
 
   /** `sampleRows` as a count: -1 is every record. */
   def sampleLimit(options: ReaderOptions): Int = options(SampleRows) match {
@@ -54,6 +60,24 @@ object CommonOptions {
   }
 
   def parseMode(options: ReaderOptions): ParseMode = ParseMode.named(options(Mode))
+
+  /** `text` cut to at most `maxRecordTextBytes` UTF-8 bytes (at a character boundary), with a marker that
+    * says how much was cut: a huge or hostile record cannot fill a column without bound.
+    */
+  def capText(text: String, options: ReaderOptions): String = {
+    val max = math.max(0, options(MaxRecordTextBytes))
+    if (text.length.toLong * 3 <= max) text // even at 3 bytes a char it fits
+    else {
+      val bytes = text.getBytes(java.nio.charset.StandardCharsets.UTF_8)
+      if (bytes.length <= max) text
+      else {
+        var end = max
+        while (end > 0 && (bytes(end) & 0xc0) == 0x80) end -= 1 // not inside a character
+        new String(bytes, 0, end, java.nio.charset.StandardCharsets.UTF_8) +
+          s"... (${bytes.length - end} more bytes; maxRecordTextBytes)"
+      }
+    }
+  }
 
   def validateAll(options: ReaderOptions): Boolean = options(Validate) == "all"
 

@@ -79,3 +79,19 @@ class OptionDocsSuite extends AnyFunSuite {
     assert(missing.isEmpty, s"not in docs/options.md: ${missing.mkString(", ")}")
   }
 }
+
+/** maxRecordTextBytes: the corrupt-record and rescued-data text is cut at a character boundary. */
+class RecordTextCapSuite extends AnyFunSuite {
+  private def cap(text: String, max: Int): String =
+    CommonOptions.capText(text, TableScan.parseOptions(Map("maxRecordTextBytes" -> max.toString)))
+
+  test("text within the cap is kept as it is; longer text is cut at a character boundary, with a note") {
+    assert(cap("abc", 3) == "abc")
+    assert(cap("abcd", 3) == "abc... (1 more bytes; maxRecordTextBytes)")
+    // "é" is two bytes, "€" three: a cut never splits one.
+    assert(cap("aé", 2) == "a... (2 more bytes; maxRecordTextBytes)")
+    assert(cap("€€", 4) == "€... (3 more bytes; maxRecordTextBytes)")
+    assert(cap("€€", 6) == "€€")
+    assert(cap("x" * 100, 0) == "... (100 more bytes; maxRecordTextBytes)")
+  }
+}

@@ -261,7 +261,7 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
     if (rescued != null) {
       rescued.put("_file", errors.path)
       rescued.put("_line", recordLine)
-      rescuedWriter.setString(rescued.toString)
+      rescuedWriter.setString(CommonOptions.capText(rescued.toString, options))
     }
     writer.save()
     true

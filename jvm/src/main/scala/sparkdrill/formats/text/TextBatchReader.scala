@@ -223,7 +223,7 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
       i += 1
     }
     if (n > bound && bound > 0) {
-      if (rescuedWriter != null) rescuedWriter.setString(rescued(bound, n))
+      if (rescuedWriter != null) rescuedWriter.setString(CommonOptions.capText(rescued(bound, n), options))
       else negotiator.countDropped((n - bound).toLong)
     }
     if (badValue) bad.keepRaw(parser.rawRecord)
