@@ -48,7 +48,7 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
   private val file = negotiator.file
   private val errors = negotiator.errorContext
   private val options = negotiator.options
-  private val mode = CommonOptions.parseMode(options)
+  private def mode = bad.mode
   // Hadoop's streams hand out a few KiB per read; Jackson asks for more at a time.
   private val tape = new RecordTape(new java.io.BufferedInputStream(file.open(), 1 << 16))
   private var parser: JsonParser = JsonBatchReader.factory.createParser(tape)

@@ -25,8 +25,7 @@ private[sparkdrill] abstract class TextConverter(val writer: ColumnWriter, missi
     * tell the two apart (an empty field is null unquoted, `""` or `emptyValue` quoted); a typed column reads
     * an empty field as blank either way.
     */
-  def writeField(bytes: Array[Byte], start: Int, length: Int, quoted: Boolean): Boolean =
-    write(bytes, start, length)
+  def writeField(bytes: Array[Byte], start: Int, length: Int, quoted: Boolean): Boolean
 
   /** The field is absent (a short row): null, or a NOT NULL column's default or zero. */
   def writeMissing(): Unit = missing(writer)
@@ -134,7 +133,6 @@ private[sparkdrill] object TextConverter {
       if (isNull(bytes, start, length)) { inner.writeMissing(); true }
       else inner.writeField(bytes, start, length, quoted)
 
-    override def writeMissing(): Unit = inner.writeMissing()
   }
 
   // A blank field is what a missing one is: null, or a NOT NULL column's default or zero.
@@ -149,8 +147,7 @@ private[sparkdrill] object TextConverter {
       else parse(w, bytes, s, e - s)
     }
 
-    // Quoted or not, a typed field reads the same. Overridden so that the reader's one virtual call per field
-    // lands here directly (the inherited default would dispatch a second time, to `write`).
+    // Quoted or not, a typed field reads the same.
     override def writeField(bytes: Array[Byte], start: Int, length: Int, quoted: Boolean): Boolean =
       write(bytes, start, length)
   }

@@ -79,20 +79,29 @@ class CsvDifferentialSuite extends AnyFunSuite {
     parser.parseAll(new StringReader(text)).asScala.map(_.toSeq.map(v => if (v == null) "" else v)).toSeq
   }
 
+  /** A random file of ragged rows of generated fields: its delimiter, line end, rows and text. */
+  private def randomFile[F](rng: Random)(makeField: (Random, Char, String) => F)(
+      textOf: F => String
+  ): (Char, String, Seq[Seq[F]], String) = {
+    val delimiter = Seq(',', ';', '\t', '|')(rng.nextInt(4))
+    val lineEnd = Seq("\n", "\r\n")(rng.nextInt(2))
+    val width = 1 + rng.nextInt(5)
+    val rows = (0 until rng.nextInt(8))
+      .map { _ =>
+        val n = if (rng.nextInt(4) == 0) 1 + rng.nextInt(width + 2) else width // ragged rows too
+        (0 until n).map(_ => makeField(rng, delimiter, lineEnd))
+      }
+      .filterNot(r => r.size == 1 && textOf(r.head).isEmpty) // a lone empty field is a blank line
+    val text =
+      rows.map(_.map(textOf).mkString(delimiter.toString)).mkString(lineEnd) + (if (rng.nextBoolean()) lineEnd
+                                                                                else "")
+    (delimiter, lineEnd, rows, text)
+  }
+
   test("3000 random files tokenize exactly as univocity and as written") {
     val rng = new Random(20261122)
     for (round <- 0 until 3000) {
-      val delimiter = Seq(',', ';', '\t', '|')(rng.nextInt(4))
-      val lineEnd = Seq("\n", "\r\n")(rng.nextInt(2))
-      val width = 1 + rng.nextInt(5)
-      val rows = (0 until rng.nextInt(8))
-        .map { _ =>
-          val n = if (rng.nextInt(4) == 0) 1 + rng.nextInt(width + 2) else width // ragged rows too
-          (0 until n).map(_ => field(rng, delimiter, lineEnd))
-        }
-        .filterNot(r => r.size == 1 && r.head.isEmpty) // a lone empty field is a blank line
-      val text =
-        rows.map(_.mkString(delimiter.toString)).mkString(lineEnd) + (if (rng.nextBoolean()) lineEnd else "")
+      val (delimiter, lineEnd, rows, text) = randomFile(rng)(field)(identity)
       val bytes = text.getBytes(UTF_8)
       val expected = rows.map(_.map(unquote))
       val got = ours(bytes, delimiter)
@@ -105,17 +114,7 @@ class CsvDifferentialSuite extends AnyFunSuite {
   test("3000 random files with blanks around quoted fields read as written, without those blanks") {
     val rng = new Random(20260214)
     for (round <- 0 until 3000) {
-      val delimiter = Seq(',', ';', '\t', '|')(rng.nextInt(4))
-      val lineEnd = Seq("\n", "\r\n")(rng.nextInt(2))
-      val width = 1 + rng.nextInt(5)
-      val rows = (0 until rng.nextInt(8))
-        .map { _ =>
-          val n = if (rng.nextInt(4) == 0) 1 + rng.nextInt(width + 2) else width
-          (0 until n).map(_ => paddedField(rng, delimiter, lineEnd))
-        }
-        .filterNot(r => r.size == 1 && r.head._1.isEmpty) // a lone empty field is a blank line
-      val text = rows.map(_.map(_._1).mkString(delimiter.toString)).mkString(lineEnd) +
-        (if (rng.nextBoolean()) lineEnd else "")
+      val (delimiter, _, rows, text) = randomFile(rng)(paddedField)(_._1)
       val got = ours(text.getBytes(UTF_8), delimiter)
       assert(got == rows.map(_.map(_._2)), s"round $round: ${text.replace("\r", "\\r").replace("\n", "\\n")}")
     }
