@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
+import threading
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
@@ -277,3 +279,52 @@ def test_a_non_scalar_value_is_refused_naming_the_file(spark: SparkSession, tmp_
     df = spark.read.format("drill").option("header", "true").load(str(_tree(tmp_path)))
     with pytest.raises(sd.ScanError, match="raised TypeError: a column parser value must be a scalar"):
         df.select("ingest_date").collect()
+
+
+class _Hangs(IngestDate):
+    """Blocks in `value` (or `parse`) until released: a parser stuck on a network call."""
+
+    def __init__(self, where: str) -> None:
+        super().__init__()
+        self.where = where
+        self.release = threading.Event()
+
+    def parse(self, name: str) -> sd.ParsedColumn | None:
+        if self.where == "parse":
+            self.release.wait(60)
+        return super().parse(name)
+
+    def value(self, name: str, file: sd.FileInfo) -> Any:
+        if self.where == "value":
+            self.release.wait(60)
+        return super().value(name, file)
+
+
+@pytest.mark.parametrize("where", ["value", "parse"])
+def test_a_parser_that_hangs_fails_after_its_timeout_and_the_session_goes_on(
+    spark: SparkSession, tmp_path: Path, where: str
+) -> None:
+    hung = _Hangs(where)
+    sd.register_column_parser(spark, hung, timeout=1.5)
+    root = _tree(tmp_path)
+    started = time.monotonic()
+    try:
+        with pytest.raises(Exception) as err:
+            spark.read.format("drill").option("header", "true").load(str(root)).select(
+                "ingest_date"
+            ).collect()
+        waited = time.monotonic() - started
+        what = "reading column 'ingest_date'" if where == "value" else "parsing column 'ingest_date'"
+        assert f"column parser '_Hangs' did not answer within 1.5 s while {what}" in str(err.value)
+        assert 1.5 <= waited < 30, waited
+    finally:
+        hung.release.set()
+    # The stuck call finishes on its own thread; the next parser and query work.
+    sd.register_column_parser(spark, IngestDate())
+    rows = spark.read.format("drill").option("header", "true").load(str(root)).select("ingest_date").collect()
+    assert len(rows) == 3
+
+
+def test_a_timeout_must_be_positive(spark: SparkSession) -> None:
+    with pytest.raises(ValueError, match="timeout must be a positive number of seconds or None"):
+        sd.register_column_parser(spark, IngestDate(), timeout=0)

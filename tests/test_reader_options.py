@@ -490,6 +490,15 @@ def test_json_all_text_mode_and_numbers_as_double(spark: SparkSession, tmp_path:
     )
 
 
+def test_json_max_record_bytes(spark: SparkSession, tmp_path: Path) -> None:
+    big = '{"n": 2, "s": "' + "x" * 5000 + '"}'
+    write_files(tmp_path, {"a.json": '{"n": 1, "s": "a"}\n' + big + "\n"})
+    assert [r[0] for r in rows(sd.read(spark, tmp_path, max_record_bytes=100_000))] == [1, 2]
+    with pytest.raises(sd.ScanError, match=r"larger than maxRecordBytes \(4096 bytes\)") as err:
+        sd.read(spark, tmp_path, max_record_bytes=4096).collect()
+    assert err.value.line == 2 and err.value.file is not None and err.value.file.endswith("a.json")
+
+
 def test_hadoop_settings_reach_the_file_system(spark: SparkSession, tmp_path: Path) -> None:
     write_files(tmp_path, {"a.csv": "x\n1\n"})
     # An unknown scheme's implementation class, given for this read only: the listing fails naming it.

@@ -78,6 +78,7 @@ def describe(
     memory_mode: MemoryMode | None = None,
     all_text_mode: bool | None = None,
     read_numbers_as_double: bool | None = None,
+    max_record_bytes: int | None = None,
     column_formats: Mapping[str, str] | None = None,
     options: Mapping[str, str] | None = None,
 ) -> DataFrame:

@@ -88,6 +88,7 @@ OPTIONS: tuple[Option, ...] = (
     # JSON
     Option("all_text_mode", "allTextMode", bool),
     Option("read_numbers_as_double", "readNumbersAsDouble", bool),
+    Option("max_record_bytes", "maxRecordBytes", int),
 )
 
 # Spark's csv/json names the JVM also takes, by the spark-drill option they mean.

@@ -144,11 +144,22 @@ def _require_classic(spark: SparkSession) -> None:
 _LIVE: dict[str, _Proxy] = {}
 
 
-def register_column_parser(spark: SparkSession, parser: ColumnParser) -> None:
+DEFAULT_TIMEOUT = 120.0
+
+
+def register_column_parser(
+    spark: SparkSession, parser: ColumnParser, *, timeout: float | None = DEFAULT_TIMEOUT
+) -> None:
     """Registers `parser` for the tables this session opens from now on (after any registered before it;
     a parser of the same class replaces the earlier one). Needs a classic session: under Spark Connect it
-    raises RuntimeError at once."""
+    raises RuntimeError at once.
+
+    `timeout` is the longest, in seconds, one call from the driver may take (`parse` for a name, or `value`
+    for all the files of a query, which are asked in one call); past it the load or the query fails naming
+    the parser. None waits for ever."""
     _require_classic(spark)
+    if timeout is not None and not timeout > 0:
+        raise ValueError(f"timeout must be a positive number of seconds or None, got {timeout!r}")
     from pyspark.java_gateway import ensure_callback_server_started
 
     from spark_drill._session import ensure_loaded
@@ -161,7 +172,8 @@ def register_column_parser(spark: SparkSession, parser: ColumnParser) -> None:
     _LIVE[proxy.id()] = proxy
     jvm = sc._jvm
     assert jvm is not None
-    jvm.sparkdrill.spark.python.ColumnParserRegistry.register(spark._jsparkSession, proxy)
+    millis = 0 if timeout is None else max(1, round(timeout * 1000))
+    jvm.sparkdrill.spark.python.ColumnParserRegistry.register(spark._jsparkSession, proxy, millis)
 
 
 def clear_column_parsers(spark: SparkSession) -> None:

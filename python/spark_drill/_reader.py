@@ -102,6 +102,7 @@ def read(
     memory_mode: MemoryMode | None = None,
     all_text_mode: bool | None = None,
     read_numbers_as_double: bool | None = None,
+    max_record_bytes: int | None = None,
     schema: StructType | str | None = None,
     column_formats: Mapping[str, str] | None = None,
     options: Mapping[str, str] | None = None,
@@ -195,6 +196,8 @@ def read(
         JSON: every scalar is a string holding the token's text.
     read_numbers_as_double : bool
         JSON: every number is a double.
+    max_record_bytes : int
+        JSON: a larger record fails the read in every mode (default 128 MiB).
     schema : StructType or str
         A defined schema: exactly the columns of ``*``, values converted to it.
     column_formats : Mapping[str, str]

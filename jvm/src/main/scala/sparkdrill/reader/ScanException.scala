@@ -19,7 +19,8 @@ final case class ErrorContext(path: String, positionsKnown: Boolean = true) {
 }
 
 /** A bad-input error a user can act on: it names the file, line, byte offset, column, a shortened value and
-  * the option that changes the outcome.
+  * the option that changes the outcome. It keeps at most `MaxKeptChars` of the value: the exception travels
+  * from executor to driver, and a 200 MB broken record must not travel with it.
   */
 final class ScanException(
     val reason: String,
@@ -27,12 +28,16 @@ final class ScanException(
     val line: Long,
     val offset: Long,
     val column: Option[String],
-    val value: Option[String],
+    fullValue: Option[String],
     val option: Option[String]
-) extends RuntimeException(ScanException.format(reason, path, line, offset, column, value, option))
+) extends RuntimeException(ScanException.format(reason, path, line, offset, column, fullValue, option)) {
+  val value: Option[String] =
+    fullValue.map(v => if (v.length <= ScanException.MaxKeptChars) v else v.take(ScanException.MaxKeptChars))
+}
 
 object ScanException {
   val MaxValueChars = 80
+  val MaxKeptChars = 4096
 
   /** A value as an error quotes it: line ends and tabs escaped (the message stays one line), and cut short. */
   def shorten(value: String): String = {

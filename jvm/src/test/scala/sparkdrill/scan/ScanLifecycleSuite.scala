@@ -3,8 +3,8 @@ package sparkdrill.scan
 import scala.collection.mutable.ArrayBuffer
 
 import org.apache.spark.sql.execution.vectorized.OffHeapColumnVector
-import org.apache.spark.sql.types.{StringType, StructType}
-import org.apache.spark.sql.vectorized.ColumnarBatch
+import org.apache.spark.sql.types.{ArrayType, BinaryType, StringType, StructType}
+import org.apache.spark.sql.vectorized.{ColumnVector, ColumnarBatch}
 import org.scalatest.funsuite.AnyFunSuite
 
 import sparkdrill.TestFiles
@@ -91,12 +91,66 @@ class ScanLifecycleSuite extends AnyFunSuite with TestFiles {
     finally lifecycle.close()
   }
 
-  test("close is idempotent and safe before the first batch") {
-    write("one.csv" -> "x\n1\n")
-    val p = plan("header" -> "true")
-    val lifecycle = this.lifecycle(p, p.schema)
-    lifecycle.close()
-    lifecycle.close()
+  /** An off-heap vector and its children (string bytes, array elements, struct fields), found while they are
+    * live: close() drops the links to the children. Spark zeroes a vector's address when it frees it.
+    */
+  private def offHeapTree(v: ColumnVector): Seq[OffHeapColumnVector] = v match {
+    case off: OffHeapColumnVector =>
+      val children = off.dataType match {
+        case s: StructType => s.fields.indices.map(off.getChild)
+        case _: ArrayType | StringType | BinaryType => Seq(off.arrayData())
+        case _ => Nil
+      }
+      off +: children.flatMap(offHeapTree)
+    case _ => Nil
+  }
+
+  /** Reads `batches` batches (all when negative) and closes, even when reading fails; every off-heap vector
+    * handed out, and how many held native memory while read.
+    */
+  private def readThenClose(lifecycle: ScanLifecycle, batches: Int): (Seq[OffHeapColumnVector], Int) = {
+    val vectors = ArrayBuffer.empty[OffHeapColumnVector]
+    var live = 0
+    var n = 0
+    try
+      while ((batches < 0 || n < batches) && lifecycle.next()) {
+        n += 1
+        val tree = (0 until lifecycle.batch.numCols).flatMap(c => offHeapTree(lifecycle.batch.column(c)))
+        live = math.max(live, tree.count(_.valuesNativeAddress() != 0L))
+        vectors ++= tree
+      }
+    finally lifecycle.close()
+    (vectors.toSeq, live)
+  }
+
+  test("close frees every off-heap buffer: before the first batch, mid-scan, at the end, after a failure") {
+    val records = (1 to 3000).map(i => s"""{"id": $i, "s": {"t": "x$i", "xs": [$i, 2]}, "u": "y$i"}""")
+    write(
+      "a.json" -> records.mkString("\n"),
+      "b.json" -> (records.take(1200) :+ "{\"id\": oops}").mkString("\n")
+    )
+    val p = ScanTestKit.open(Seq(root.resolve("a.json").toString), Seq("batchRows" -> "500"))
+    val unread = this.lifecycle(p, p.schema)
+    unread.close()
+    unread.close() // idempotent
+    for (batches <- Seq(1, 3, -1)) {
+      val (vectors, live) = readThenClose(this.lifecycle(p, p.schema), batches)
+      // id's values, the struct's string bytes, the array's elements and u's bytes.
+      assert(live >= 4, s"buffers were live while read ($batches batches)")
+      assert(vectors.forall(_.valuesNativeAddress() == 0L), s"a buffer outlived close() ($batches batches)")
+    }
+    val failing =
+      ScanTestKit.open(Seq(root.resolve("b.json").toString), Seq("mode" -> "FAILFAST", "batchRows" -> "500"))
+    val l = this.lifecycle(failing, failing.schema)
+    val handedOut = ArrayBuffer.empty[OffHeapColumnVector]
+    val e = intercept[sparkdrill.reader.ScanException] {
+      try
+        while (l.next()) handedOut ++= (0 until l.batch.numCols).flatMap(c => offHeapTree(l.batch.column(c)))
+      finally l.close()
+    }
+    assert(e.getMessage.contains("b.json"), e.getMessage)
+    assert(handedOut.size >= 8, "batches before the bad record were handed out")
+    assert(handedOut.forall(_.valuesNativeAddress() == 0L), "a failed scan frees its buffers too")
   }
 }
 

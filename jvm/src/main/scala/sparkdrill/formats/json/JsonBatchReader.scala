@@ -50,7 +50,11 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
   private val options = negotiator.options
   private def mode = bad.mode
   // Hadoop's streams hand out a few KiB per read; Jackson asks for more at a time.
-  private val tape = new RecordTape(new java.io.BufferedInputStream(file.open(), 1 << 16))
+  private val tape = new RecordTape(
+    new java.io.BufferedInputStream(file.open(), 1 << 16),
+    math.min(options(JsonOptions.MaxRecordBytes), Int.MaxValue - 16L),
+    tooLarge
+  )
   private var parser: JsonParser = JsonBatchReader.factory.createParser(tape)
   // Where the current parser began, for absolute offsets and lines after a restart.
   private var baseOffset = 0L
@@ -316,6 +320,19 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
     val (offset, lines) = tape.firstNonBlank(recordOffset)
     recordOffset = offset
     recordLine += lines
+  }
+
+  // One record is more than the tape may hold: no mode can keep or skip it safely, so the read fails.
+  private def tooLarge(keptFrom: Long): Nothing = {
+    toBrokenRecord()
+    val limit = options(JsonOptions.MaxRecordBytes)
+    throw errors.error(
+      s"a JSON record is larger than maxRecordBytes ($limit bytes)",
+      line = recordLine,
+      offset = math.max(recordOffset, keptFrom),
+      value = new String(tape.slice(keptFrom, keptFrom + 200), StandardCharsets.UTF_8),
+      option = "raise maxRecordBytes to read it; the whole record is held in memory while it is read"
+    )
   }
 
   // Names the record that is broken (its first line and offset) and Jackson's reason.

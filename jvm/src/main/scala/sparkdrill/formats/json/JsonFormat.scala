@@ -8,7 +8,7 @@ import sparkdrill.reader.{
   ReaderOptions,
   SchemaNegotiator
 }
-import sparkdrill.reader.OptionKind.Bool
+import sparkdrill.reader.OptionKind.{Bool, Int64}
 
 /** JSON: a stream of objects (one per line, or spanning lines, or concatenated), or one root array of them.
   * Top-level values that are not objects (`1`, `"a"`, `[1, 2]`) are records of one column, `value` (SPEC 2).
@@ -40,6 +40,14 @@ private[sparkdrill] object JsonOptions {
   )
   val ReadNumbersAsDouble: OptionSpec[Boolean] =
     OptionSpec("readNumbersAsDouble", Bool, false, "every number is a double")
+  // A record is held whole while it is read (to quote it, or to start again after it when it is broken):
+  // the bound keeps one huge record from exhausting the heap.
+  val MaxRecordBytes: OptionSpec[Long] = OptionSpec(
+    "maxRecordBytes",
+    Int64,
+    128L << 20,
+    "a larger record fails the read in every mode, naming its file, line and offset"
+  )
 
-  val all: Seq[OptionSpec[_]] = Seq(AllTextMode, ReadNumbersAsDouble)
+  val all: Seq[OptionSpec[_]] = Seq(AllTextMode, ReadNumbersAsDouble, MaxRecordBytes)
 }

@@ -5,8 +5,12 @@ import java.io.InputStream
 /** The input of a JSON parser, keeping the bytes since the current record began, so that after a syntax
   * error the reader can quote the broken record and start again at the next line. Offsets count bytes of
   * the underlying stream from its start.
+  *
+  * @param maxKept the most bytes kept at once (a record plus the parser's read-ahead); past it `tooLarge` is
+  *   called with the offset of the first kept byte, and must throw
   */
-private[sparkdrill] final class RecordTape(in: InputStream) extends InputStream {
+private[sparkdrill] final class RecordTape(in: InputStream, maxKept: Long, tooLarge: Long => Nothing)
+    extends InputStream {
   private var kept = new Array[Byte](1 << 16)
   private var keptFrom = 0L // stream offset of kept(0)
   private var keptLength = 0
@@ -34,6 +38,7 @@ private[sparkdrill] final class RecordTape(in: InputStream) extends InputStream 
     }
 
   private def keep(b: Array[Byte], off: Int, n: Int): Unit = {
+    if (keptLength.toLong + n > maxKept) tooLarge(keptFrom)
     if (keptLength + n > kept.length)
       kept = java.util.Arrays.copyOf(kept, math.max(kept.length * 2, keptLength + n))
     System.arraycopy(b, off, kept, keptLength, n)

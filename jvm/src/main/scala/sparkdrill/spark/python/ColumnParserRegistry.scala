@@ -14,9 +14,14 @@ private[sparkdrill] object ColumnParserRegistry {
   private val bySession =
     Collections.synchronizedMap(new WeakHashMap[SparkSession, Vector[ColumnParser]]())
 
-  /** Called from Python (`spark_drill.register_column_parser`) with a Py4J proxy. */
-  def register(session: SparkSession, parser: PythonColumnParser): Unit =
-    add(session, new PythonParserAdapter(parser, session.conf.get("spark.sql.session.timeZone")))
+  /** Called from Python (`spark_drill.register_column_parser`) with a Py4J proxy and the longest a call to
+    * it may take (0: no limit).
+    */
+  def register(session: SparkSession, parser: PythonColumnParser, timeoutMillis: Long): Unit =
+    add(
+      session,
+      new PythonParserAdapter(parser, session.conf.get("spark.sql.session.timeZone"), timeoutMillis)
+    )
 
   /** Registers a JVM parser (Scala code and tests). */
   def add(session: SparkSession, parser: ColumnParser): Unit = bySession.synchronized {

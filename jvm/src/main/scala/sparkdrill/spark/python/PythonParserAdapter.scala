@@ -1,5 +1,9 @@
 package sparkdrill.spark.python
 
+import java.util.concurrent.{Executors, ThreadFactory, TimeoutException}
+
+import scala.concurrent.{Await, ExecutionContext, Future}
+import scala.concurrent.duration._
 import scala.jdk.CollectionConverters._
 
 import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
@@ -22,12 +26,16 @@ import sparkdrill.projection.{
 /** A Python column parser as the scan's [[ColumnParser]]. Values come back as text and are cast to the
   * column's type with Spark's own cast (a date as `2024-01-31`, a timestamp as ISO text in the session's
   * zone unless it names one). Held by the driver's table plan only; never shipped to executors.
+  *
+  * @param timeoutMillis how long one call may take (0: no limit). A parser that hangs fails the load or the
+  *   query naming it instead of blocking the driver; its Python thread is left to finish on its own.
   */
 private object NullValue
 
 private[sparkdrill] final class PythonParserAdapter(
     @transient private val proxy: PythonColumnParser,
-    timeZone: String
+    timeZone: String,
+    timeoutMillis: Long
 ) extends ColumnParser {
   private val mapper = new ObjectMapper()
 
@@ -145,12 +153,33 @@ private[sparkdrill] final class PythonParserAdapter(
 
   // Py4J reports a failed callback (the Python process gone, say) as a RuntimeException: name the parser.
   private def call(what: String, result: => String): String =
-    try result
+    try
+      if (timeoutMillis <= 0) result
+      else Await.result(Future(result)(PythonParserAdapter.callers), timeoutMillis.millis)
     catch {
-      case e: RuntimeException if !e.getMessage.startsWith("spark-drill") =>
+      case _: TimeoutException =>
+        throw new IllegalStateException(
+          s"spark-drill: column parser '$id' did not answer within ${timeoutMillis / 1000.0} s while $what " +
+            "(register_column_parser's timeout sets the limit)"
+        )
+      case e: RuntimeException if !String.valueOf(e.getMessage).startsWith("spark-drill") =>
         throw new IllegalStateException(
           s"spark-drill: column parser '$id' failed while $what: ${e.getMessage}",
           e
         )
     }
+}
+
+private object PythonParserAdapter {
+  // Calls wait on these threads so the planning thread can stop waiting; a hung call keeps its thread
+  // (a daemon) until Python answers.
+  private val callers: ExecutionContext = ExecutionContext.fromExecutorService(
+    Executors.newCachedThreadPool(new ThreadFactory {
+      def newThread(r: Runnable): Thread = {
+        val t = new Thread(r, "spark-drill-python-parser-call")
+        t.setDaemon(true)
+        t
+      }
+    })
+  )
 }

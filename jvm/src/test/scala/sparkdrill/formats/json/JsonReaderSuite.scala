@@ -108,7 +108,7 @@ class JsonReaderSuite extends AnyFunSuite with TestFiles {
 
   test("the tape finds the next line that starts like a record, keeping what it needs to quote") {
     val text = "{\"a\": 1,\n  \"b\": \n  [\n{\"a\": 2}\n"
-    val tape = new RecordTape(new ByteArrayInputStream(text.getBytes(UTF_8)))
+    val tape = new RecordTape(new ByteArrayInputStream(text.getBytes(UTF_8)), 1 << 20, _ => fail("limit"))
     val buf = new Array[Byte](4)
     assert(tape.read(buf, 0, 4) == 4)
     val restart = tape.nextRecordLine(0L)
@@ -170,5 +170,37 @@ class JsonReaderSuite extends AnyFunSuite with TestFiles {
     assert(readFile("b.json", "mode" -> "DROPMALFORMED")._2 == Seq(Seq(1L), Seq(3L)))
     val e = intercept[ScanException](readFile("b.json", "mode" -> "FAILFAST"))
     assert(e.line == 2L && e.offset == 2L, e.getMessage)
+  }
+
+  test("a record longer than maxRecordBytes fails in every mode, at discovery and at read, naming it") {
+    val big = "{\"id\": 2, \"a\": [" + Seq.fill(3000)("12345").mkString(", ") + "]}"
+    write("big.json" -> ("{\"id\": 1, \"a\": [1]}\n" + big + "\n{\"id\": 3, \"a\": []}\n"))
+    val offset = big.length.toLong // not: the record starts after the first line
+    for (mode <- Seq("PERMISSIVE", "DROPMALFORMED", "FAILFAST")) {
+      val atLoad = intercept[ScanException](readFile("big.json", "mode" -> mode, "maxRecordBytes" -> "10000"))
+      assert(atLoad.path.endsWith("big.json") && atLoad.line == 2, atLoad.getMessage)
+      assert(atLoad.offset == "{\"id\": 1, \"a\": [1]}\n".length, atLoad.getMessage)
+      assert(atLoad.getMessage.contains("a JSON record is larger than maxRecordBytes (10000 bytes)"))
+      assert(atLoad.getMessage.contains("raise maxRecordBytes to read it"), atLoad.getMessage)
+      assert(offset > 10000)
+      // Past discovery (planned with a larger limit): the read fails the same way.
+      val planned = ScanTestKit.open(Seq(root.resolve("big.json").toString), Seq("mode" -> mode))
+      val limited = TableScan.parseOptions(Map("mode" -> mode, "maxRecordBytes" -> "10000"))
+      val query = ScanTestKit.query(planned, planned.schema)
+      val spec = query.spec.copy(options = limited)
+      val atRead =
+        intercept[ScanException](ScanTestKit.firstColumn(new ScanLifecycle(spec, query.tasks.flatten, conf)))
+      assert(atRead.line == 2 && atRead.getMessage.contains("larger than maxRecordBytes"), atRead.getMessage)
+    }
+    val (_, rows) = readFile("big.json", "maxRecordBytes" -> "100000")
+    assert(rows.map(_.head) == Seq(1L, 2L, 3L) && rows(1)(1).asInstanceOf[Seq[_]].size == 3000)
+  }
+
+  test("an error keeps a bounded part of a huge value: it travels from executor to driver") {
+    val huge = "{\"a\": " + "[" * 10 + "\"" + "x" * 300000 + "\" oops\n"
+    write("huge.json" -> huge)
+    val e = intercept[ScanException](readFile("huge.json", "mode" -> "FAILFAST"))
+    assert(e.value.get.length == ScanException.MaxKeptChars)
+    assert(e.getMessage.contains(s"(${huge.trim.length} chars)"), e.getMessage.take(400))
   }
 }
