@@ -491,11 +491,11 @@ def test_json_all_text_mode_and_numbers_as_double(spark: SparkSession, tmp_path:
 
 
 def test_json_max_record_bytes(spark: SparkSession, tmp_path: Path) -> None:
-    big = '{"n": 2, "s": "' + "x" * 5000 + '"}'
+    big = '{"n": 2, "s": "' + "x" * 50_000 + '"}'
     write_files(tmp_path, {"a.json": '{"n": 1, "s": "a"}\n' + big + "\n"})
     assert [r[0] for r in rows(sd.read(spark, tmp_path, max_record_bytes=100_000))] == [1, 2]
-    with pytest.raises(sd.ScanError, match=r"larger than maxRecordBytes \(4096 bytes\)") as err:
-        sd.read(spark, tmp_path, max_record_bytes=4096).collect()
+    with pytest.raises(sd.ScanError, match=r"larger than maxRecordBytes \(20000 bytes\)") as err:
+        sd.read(spark, tmp_path, max_record_bytes=20_000).collect()
     assert err.value.line == 2 and err.value.file is not None and err.value.file.endswith("a.json")
 
 

@@ -6,8 +6,8 @@ import java.io.InputStream
   * error the reader can quote the broken record and start again at the next line. Offsets count bytes of
   * the underlying stream from its start.
   *
-  * @param maxKept the most bytes kept at once (a record plus the parser's read-ahead); past it `tooLarge` is
-  *   called with the offset of the first kept byte, and must throw
+  * @param maxKept the most bytes of one record kept (beyond them, one more read-ahead); past it `tooLarge`
+  *   is called with the offset of the first kept byte, and must throw
   */
 private[sparkdrill] final class RecordTape(in: InputStream, maxKept: Long, tooLarge: Long => Nothing)
     extends InputStream {
@@ -38,7 +38,8 @@ private[sparkdrill] final class RecordTape(in: InputStream, maxKept: Long, tooLa
     }
 
   private def keep(b: Array[Byte], off: Int, n: Int): Unit = {
-    if (keptLength.toLong + n > maxKept) tooLarge(keptFrom)
+    // Jackson asks for more only once it has used all it has: what is kept is the current record so far.
+    if (keptLength.toLong > maxKept) tooLarge(keptFrom)
     if (keptLength + n > kept.length)
       kept = java.util.Arrays.copyOf(kept, math.max(kept.length * 2, keptLength + n))
     System.arraycopy(b, off, kept, keptLength, n)
