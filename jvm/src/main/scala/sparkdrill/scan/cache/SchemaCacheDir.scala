@@ -19,8 +19,8 @@ import sparkdrill.scan.cache.CacheFileFormat._
   * temporary name first and renamed into place, so readers see whole files and two writers (two sessions,
   * two clusters) never write the same file; readers merge every file. A line that fails its CRC, is not
   * JSON, or holds a schema that does not parse is left out and reported, never trusted (see
-  * [[CacheFileFormat]]). When the directory holds [[SchemaCacheDir.CompactAt]] files, a writer compacts:
-  * it writes one file holding everything it read and its own entries, then deletes the files it read whole.
+  * [[CacheFileFormat]]). A write that would leave [[SchemaCacheDir.CompactAt]] files compacts instead: it
+  * writes one file holding everything it read and its own entries, then deletes the files it read whole.
   * A file another writer adds meanwhile was not read, so it stays; an entry is deleted only once it is in a
   * file in place. Nothing here fails a read: problems come back as messages.
   */
@@ -184,7 +184,7 @@ private[sparkdrill] final class SchemaCacheDir(val location: String, conf: Confi
 
 private[sparkdrill] object SchemaCacheDir {
 
-  /** A writer that finds this many files merges them into one. */
+  /** A write that would leave this many files merges them into one. */
   val CompactAt = 16
 
   private val TempSuffix = ".tmp"
