@@ -173,7 +173,7 @@ private[sparkdrill] final class SchemaCacheDir(val location: String, conf: Confi
   private def deleteAbandoned(fs: FileSystem): Unit = {
     val before = System.currentTimeMillis - AbandonedAfterMillis
     fs.listStatus(dir)
-      .filter(s => s.isFile && s.getPath.getName.endsWith(TempSuffix) && s.getModificationTime < before)
+      .filter(s => s.isFile && isTempFile(s.getPath.getName) && s.getModificationTime < before)
       .foreach(s => deleteQuietly(fs, s.getPath))
   }
 
@@ -204,6 +204,9 @@ private[sparkdrill] object SchemaCacheDir {
   /** Cache files: our suffix, not hidden (temporary files start with a dot). */
   def isCacheFile(name: String): Boolean =
     name.endsWith(Suffix) && !name.startsWith(".") && !name.startsWith("_")
+
+  // Our temporary files only: `.<cache file name>.tmp`.
+  private def isTempFile(name: String): Boolean = name.startsWith(".") && name.endsWith(Suffix + TempSuffix)
 
   /** The version a file's first line declares; 0 when it is no header. */
   private def headerVersion(firstLine: Either[String, CacheFileFormat.Line]): Int = firstLine match {
