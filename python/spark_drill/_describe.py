@@ -41,6 +41,8 @@ def describe(
     recursive_file_lookup: bool | None = None,
     multi_line: bool | None = None,
     discovery_parallelism: int | None = None,
+    schema_cache: str | None = None,
+    session_schema_cache: bool | None = None,
     header: bool | None = None,
     delimiter: str | None = None,
     quote: str | None = None,

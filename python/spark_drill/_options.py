@@ -46,6 +46,8 @@ OPTIONS: tuple[Option, ...] = (
     Option("recursive_file_lookup", "recursiveFileLookup", bool),
     Option("multi_line", "multiLine", bool),
     Option("discovery_parallelism", "discoveryParallelism", int),
+    Option("schema_cache", "schemaCache", str),  # a directory on any Hadoop file system
+    Option("session_schema_cache", "sessionSchemaCache", bool),
     # text
     Option("header", "header", bool),
     Option("delimiter", "delimiter", str),

@@ -65,6 +65,8 @@ def read(
     recursive_file_lookup: bool | None = None,
     multi_line: bool | None = None,
     discovery_parallelism: int | None = None,
+    schema_cache: str | None = None,
+    session_schema_cache: bool | None = None,
     header: bool | None = None,
     delimiter: str | None = None,
     quote: str | None = None,
@@ -138,6 +140,12 @@ def read(
         Read each text file whole, without byte-range splits.
     discovery_parallelism : int
         From this many files on, discovery runs as a Spark job (default 32).
+    schema_cache : str
+        A directory (``file:/tmp/cache``, ``s3a://bucket/cache``, any Hadoop file system) that keeps each
+        file's discovered schema, so later sessions discover only new or changed files.
+    session_schema_cache : bool
+        False: this read neither uses nor fills the driver's in-memory cache of each file's schema
+        (default True).
     header : bool
         The first non-blank line of each text file names its columns (default False: one `columns`
         array column).

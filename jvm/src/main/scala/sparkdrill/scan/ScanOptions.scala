@@ -1,7 +1,12 @@
 package sparkdrill.scan
 
+import java.nio.ByteBuffer
+import java.nio.charset.StandardCharsets
+import java.security.MessageDigest
+import java.util.Locale
+
 import sparkdrill.loader.LoaderOptions
-import sparkdrill.reader.{CommonOptions, OptionCatalog, OptionSpec}
+import sparkdrill.reader.{CommonOptions, OptionCatalog, OptionKind, OptionSpec, ReaderOptions}
 import sparkdrill.reader.OptionKind._
 
 /** The scan's own options (docs/options.md: files, schema, partitions, batches). With [[CommonOptions]] and
@@ -38,6 +43,17 @@ private[sparkdrill] object ScanOptions {
     Int32,
     32,
     "from this many files on, discovery (headers, samples) runs as a Spark job"
+  )
+  val SchemaCache: OptionSpec[String] = OptionSpec.optional(
+    "schemaCache",
+    Text,
+    "a directory (any Hadoop file system) that keeps each file's discovered schema for later sessions"
+  )
+  val SessionSchemaCache: OptionSpec[Boolean] = OptionSpec(
+    "sessionSchemaCache",
+    Bool,
+    true,
+    "false: discovery neither uses nor fills the driver's in-memory cache of each file's schema"
   )
   val ProvidedSchema: OptionSpec[String] = OptionSpec.optional(
     "providedSchema",
@@ -111,6 +127,8 @@ private[sparkdrill] object ScanOptions {
     IgnoreCorruptFiles,
     RecursiveFileLookup,
     DiscoveryParallelism,
+    SchemaCache,
+    SessionSchemaCache,
     ProvidedSchema,
     StrictSchema,
     SchemaMode,
@@ -183,7 +201,77 @@ private[sparkdrill] object ScanOptions {
     internal
   )
 
-  def loaderOptions(options: sparkdrill.reader.ReaderOptions): LoaderOptions = LoaderOptions(
+  /** Bump when discovery finds something else in the same file under the same options (a reader changed):
+    * entries that older code put in a `schemaCache` directory then miss instead of being served.
+    */
+  private val DiscoveryVersion = "1"
+
+  // The scan's options that choose files, resolve the table from the files' schemas, or shape execution:
+  // discovering one file never reads them, so they stay out of the fingerprint, and tables that differ only
+  // in them share cache entries. Every other option is in it: the formats', the shared reader options, and
+  // any scan option added later until someone shows it belongs here.
+  private lazy val notForDiscovery: Set[String] = Seq(
+    PathGlobFilter,
+    ModifiedBefore,
+    ModifiedAfter,
+    IgnoreMissingFiles,
+    IgnoreCorruptFiles, // a file discovery cannot read is never cached
+    RecursiveFileLookup,
+    DiscoveryParallelism,
+    SchemaCache,
+    SessionSchemaCache,
+    ProvidedSchema,
+    StrictSchema,
+    SchemaMode,
+    TypeConflict,
+    Project,
+    PartitionLabel,
+    PartitionColumns,
+    PartitionStyle,
+    FilenameLabel,
+    FilepathLabel,
+    FqnLabel,
+    SuffixLabel,
+    LmtLabel,
+    BatchRows,
+    BatchBytes,
+    MemoryMode
+  ).map(_.key).toSet
+
+  /** What, beyond a file's bytes, decides the schema discovery finds in it: a SHA-256 (hex) over the value
+    * (set or default) of every option discovery may read, the `format.<column>` family, the Hadoop settings
+    * that choose codecs (`io.*`), the discovery version and spark-drill's version. Two reads whose
+    * fingerprints are equal find the same schema in the same file, so they may share cache entries.
+    */
+  def discoveryFingerprint(options: ReaderOptions): String = {
+    val parts = Vector.newBuilder[(String, String)]
+    catalog.options.filterNot(s => notForDiscovery(s.key)).foreach { spec =>
+      options.get(spec).foreach(v => parts += spec.key -> spec.kind.asInstanceOf[OptionKind[Any]].show(v))
+    }
+    catalog.prefixes.foreach { p =>
+      options.withPrefix(p).foreach { case (suffix, v) => parts += (p.key + suffix) -> v }
+    }
+    options.passThrough.foreach { case (k, v) =>
+      if (k.toLowerCase(Locale.ROOT).startsWith("io.")) parts += k -> v
+    }
+    val version = "discovery version" -> s"$DiscoveryVersion/$implementationVersion"
+    val digest = MessageDigest.getInstance("SHA-256")
+    // Each string with its length first: no value can pass for a separator.
+    (version +: parts.result().sortBy(_._1)).foreach { case (k, v) =>
+      Seq(k, v).foreach { s =>
+        val bytes = s.getBytes(StandardCharsets.UTF_8)
+        digest.update(ByteBuffer.allocate(4).putInt(bytes.length).array())
+        digest.update(bytes)
+      }
+    }
+    digest.digest().map(b => f"${b & 0xff}%02x").mkString
+  }
+
+  // The jar's version (its manifest); classes outside a jar (tests) have none.
+  private lazy val implementationVersion: String =
+    Option(getClass.getPackage).flatMap(p => Option(p.getImplementationVersion)).getOrElse("dev")
+
+  def loaderOptions(options: ReaderOptions): LoaderOptions = LoaderOptions(
     batchRows = options(BatchRows),
     batchBytes = options(BatchBytes),
     memoryMode =

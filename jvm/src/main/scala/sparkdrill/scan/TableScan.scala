@@ -10,16 +10,19 @@ import org.apache.spark.sql.types.{StructField, StructType}
 
 import sparkdrill.projection.{ColumnParser, Projection, ProjectionParser, SparkProjection}
 import sparkdrill.reader.{CommonOptions, ReaderOptions}
+import sparkdrill.scan.cache.{CachedDiscovery, DiscoveryStats}
 import sparkdrill.scan.schema._
 
-/** A table as planned at `load()`: the listed files, what discovery found in each, and the schema the scan
-  * schema tracker resolved from them. Immutable; every query on the table is planned from it by [[plan]].
+/** A table as planned at `load()`: the listed files, what discovery found in each (and how: from a cache or
+  * read), and the schema the scan schema tracker resolved from them. Immutable; every query on the table is
+  * planned from it by [[plan]].
   */
 private[sparkdrill] final class TableScan private (
     val paths: Seq[String],
     val options: ReaderOptions,
     val files: IndexedSeq[ScanFile],
     val fileSchemas: IndexedSeq[StructType],
+    val discoveryStats: DiscoveryStats,
     val resolved: ResolvedSchema,
     config: ScanConfig,
     val hadoopConf: Configuration
@@ -168,8 +171,10 @@ private[sparkdrill] object TableScan {
     if (listed.isEmpty)
       throw new IllegalArgumentException(s"spark-drill: no readable files under ${paths.mkString(", ")}")
     // Discovery runs under a defined schema too: splits past a file's header need the header's order.
-    // Files discovery found corrupt (under ignoreCorruptFiles) are left out of the table.
-    val discovered = listed.zip(discoverAll(listed, options, conf)).collect { case (f, Some(s)) => f -> s }
+    // Files discovery found corrupt (under ignoreCorruptFiles) are left out of the table. Files whose
+    // schema a cache holds (same path, length, time and discovery options) are not read again.
+    val (schemas, stats) = CachedDiscovery.discover(listed, options, conf, discoverAll)
+    val discovered = listed.zip(schemas).collect { case (f, Some(s)) => f -> s }
     val files = discovered.map(_._1)
     val fileSchemas = discovered.map(_._2)
     val plugins = files.map(f => FormatRegistry.named(f.format))
@@ -189,6 +194,6 @@ private[sparkdrill] object TableScan {
     val projection =
       options.get(ScanOptions.Project).map(ProjectionParser.parse).getOrElse(Projection.wildcard)
     val resolved = ScanSchemaTracker.resolve(config, projection, found)
-    new TableScan(paths, options, files, fileSchemas, resolved, config, conf)
+    new TableScan(paths, options, files, fileSchemas, stats, resolved, config, conf)
   }
 }
