@@ -11,7 +11,7 @@ JVM_SOURCES := $(shell find jvm/src/main -type f) build.sbt $(wildcard project/*
 PY_SOURCES := $(shell find python/spark_drill -name '*.py' -o -name py.typed -o -name '*.properties') pyproject.toml README.md
 DEV_DEPS = $(shell $(PYTHON) -c "import tomllib;print(' '.join(repr(d) for d in tomllib.load(open('pyproject.toml','rb'))['project']['optional-dependencies']['dev']))")
 
-.PHONY: demo test jar wheel install venv scala-test py-test lint fmt clean bench bench-small bench-loader
+.PHONY: demo test jar wheel install venv scala-test py-test lint fmt clean bench bench-small bench-loader fuzz
 
 # A typed read of the sample tree (its columns, their types and where each comes from), then a SQL aggregate.
 demo: install
@@ -64,6 +64,18 @@ scala-test:
 
 py-test: install
 	$(PYTEST)
+
+# Property-based fuzzing of the CSV and JSON readers through the real scan (jvm/src/test/scala/sparkdrill/fuzz).
+# `make test` runs each property on a few dozen to a few hundred examples from a fixed seed; `make fuzz` runs only
+# the fuzz suites, FUZZ_EXAMPLES examples per property from a random seed. A failure prints its seed and file;
+# `make fuzz FUZZ_SEED=<seed>` replays it. The test JVM is forked, so settings travel as environment variables.
+FUZZ_EXAMPLES ?= 5000
+FUZZ_SEED ?= random
+FUZZ_TIMEOUT_SECONDS ?= 20
+
+fuzz:
+	SPARK_DRILL_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) SPARK_DRILL_FUZZ_SEED=$(FUZZ_SEED) \
+		SPARK_DRILL_FUZZ_TIMEOUT_SECONDS=$(FUZZ_TIMEOUT_SECONDS) $(SBT) "testOnly sparkdrill.fuzz.*"
 
 fmt: $(VENV)/.deps
 	$(SBT) scalafmtAll scalafmtSbt loaderBench/scalafmtAll

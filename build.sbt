@@ -48,6 +48,8 @@ lazy val root = (project in file("."))
     libraryDependencies ++= Seq(
       "org.apache.spark" %% "spark-sql" % Versions.spark % Provided,
       "org.scalatest" %% "scalatest" % Versions.scalatest % Test,
+      "org.scalatestplus" %% "scalacheck-1-18" % Versions.scalatestScalacheck % Test,
+      "org.scalacheck" %% "scalacheck" % Versions.scalacheck % Test,
       // Reads the compiled classes to hold the layers of docs/architecture.md (LayeringSuite).
       "com.tngtech.archunit" % "archunit" % Versions.archunit % Test
     ),
