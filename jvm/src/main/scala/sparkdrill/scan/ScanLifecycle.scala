@@ -20,6 +20,8 @@ private[sparkdrill] final class ScanLifecycle(spec: ScanSpec, tasks: Array[FileT
   private var negotiator: FileNegotiator = _
   private var current: ColumnarBatch = _
   private var closed = false
+  // The reader has ended, but a row it wrote overflowed into the loader's next batch.
+  private var draining = false
 
   // Metrics.
   var filesRead: Long = 0L
@@ -42,6 +44,12 @@ private[sparkdrill] final class ScanLifecycle(spec: ScanSpec, tasks: Array[FileT
     // A pushed LIMIT: Spark applies it again, so stopping after the batch that reaches it is enough.
     if (rowsRead >= spec.rowLimit) return false
     while (true) {
+      // The reader ended while its last row overflowed into the next batch: that row is this batch.
+      if (draining) {
+        draining = false
+        if (loader.rowCount > 0) return harvest(more = false)
+        closeFile()
+      }
       if (reader == null && !openNextFile()) return false
       val more =
         try reader.next()
@@ -52,16 +60,20 @@ private[sparkdrill] final class ScanLifecycle(spec: ScanSpec, tasks: Array[FileT
             false
           case e: Exception => throw withFile(e)
         }
-      if (loader.rowCount > 0) {
-        current = assembler.assemble(loader.harvest())
-        rowsRead += current.numRows
-        batchesRead += 1
-        if (!more) closeFile()
-        return true
-      }
+      if (loader.rowCount > 0) return harvest(more)
       if (!more) closeFile()
     }
     false
+  }
+
+  private def harvest(more: Boolean): Boolean = {
+    current = assembler.assemble(loader.harvest())
+    rowsRead += current.numRows
+    batchesRead += 1
+    if (!more) {
+      if (loader.rowCount > 0) draining = true else closeFile()
+    }
+    true
   }
 
   def batch: ColumnarBatch = current

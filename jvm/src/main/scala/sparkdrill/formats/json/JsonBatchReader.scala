@@ -55,9 +55,11 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
     math.min(options(JsonOptions.MaxRecordBytes), Int.MaxValue - 16L),
     tooLarge
   )
-  private var parser: JsonParser = JsonBatchReader.factory.createParser(tape)
   // Where the current parser began, for absolute offsets and lines after a restart.
   private var baseOffset = 0L
+  // Bytes the current parser reads before the file's (on its first line, its columns count them).
+  private var lead = 0
+  private var parser: JsonParser = parserAt(0L)
   private var baseLine = 0L
   private var inRootArray = false
   // Whether top-level arrays are root arrays, known from the file's first top-level value on.
@@ -158,6 +160,28 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
     w.setNull()
   }
 
+  /** A parser of the tape from stream offset `offset` (where the tape stands), and `baseOffset` to match.
+    * Jackson guesses UTF-16 or UTF-32 from NUL bytes among the first bytes it is given, and then reports no
+    * offsets; JSON here is UTF-8, so the parser starts on two spaces before the bytes, which keep its guess
+    * UTF-8 (a file that opens with a UTF-8 byte-order mark is given as it is: Jackson skips the mark).
+    */
+  private def parserAt(offset: Long): JsonParser = {
+    val bom = offset == 0L && {
+      val first = new Array[Byte](3)
+      val n = tape.readNBytes(first, 0, 3)
+      tape.restartAt(0L)
+      n == 3 && (first(0) & 0xff) == 0xef && (first(1) & 0xff) == 0xbb && (first(2) & 0xff) == 0xbf
+    }
+    lead = if (bom) 0 else JsonBatchReader.Lead.length
+    if (bom) {
+      baseOffset = offset
+      JsonBatchReader.factory.createParser(tape)
+    } else {
+      baseOffset = offset - JsonBatchReader.Lead.length
+      JsonBatchReader.factory.createParser(new JsonBatchReader.Led(JsonBatchReader.Lead, tape))
+    }
+  }
+
   /** Moves to the next top-level record, entering root arrays: an object, or another value for `value`.
     * False at the end of input.
     */
@@ -229,8 +253,7 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
       } catch { case _: JsonParseException => true }
     parser.close()
     tape.restartAt(start)
-    parser = JsonBatchReader.factory.createParser(tape)
-    baseOffset = start
+    parser = parserAt(start)
     baseLine = startLine - 1
     parser.nextToken()
     root
@@ -258,6 +281,9 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
       values.writeObject(writer, parser, "", topLevel = true)
     else if (valueWriter != null) values.write(valueWriter, parser, valueWriter.field.name)
     else values.unknown(JsonFormat.ValueColumn, parser) // a `value` the schema lacks: dropped or rescued
+    // Jackson reads a string lazily: finished here, a broken one is this record's error even when no column
+    // reads it. Left unread, it failed at the next token, between records, as a second record.
+    if (parser.currentToken() == JsonToken.VALUE_STRING) parser.finishToken()
     if (badValue) {
       if (mode == ParseMode.DropMalformed) return true // not saved: the next start() overwrites it
       bad.keepRaw(recordText(recordEnd))
@@ -305,10 +331,10 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
   /** Goes on reading at byte `restart` (false: there is none). */
   private def restartAt(restart: Long): Boolean = {
     if (restart < 0) return false
-    tape.restartAt(restart)
-    parser = JsonBatchReader.factory.createParser(tape)
+    // Counted before the tape forgets the bytes before `restart`.
     baseLine = recordLine + countLines(recordOffset, restart) - 1
-    baseOffset = restart
+    tape.restartAt(restart)
+    parser = parserAt(restart)
     true
   }
 
@@ -340,7 +366,10 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
     toBrokenRecord()
     // A limit (nesting depth, say) reports no location.
     val where =
-      Option(e.getLocation).map(loc => s" at line ${baseLine + loc.getLineNr}, column ${loc.getColumnNr}")
+      Option(e.getLocation).map { loc =>
+        val column = loc.getColumnNr - (if (loc.getLineNr == 1) lead else 0)
+        s" at line ${baseLine + loc.getLineNr}, column $column"
+      }
     val next = tape.nextRecordLine(recordOffset, values = valuesSeen)
     errors.error(
       s"malformed JSON (${String.valueOf(e.getOriginalMessage).linesIterator.nextOption().getOrElse("")}" +
@@ -362,6 +391,27 @@ private[sparkdrill] object JsonBatchReader {
     * that is one array from a stream of arrays (a longer first array is read as the file's root array).
     */
   val RootLookahead: Long = 4L << 20
+
+  // What a parser reads before the file's bytes (see parserAt).
+  private val Lead: Array[Byte] = "  ".getBytes(StandardCharsets.US_ASCII)
+
+  /** `lead`, then the tape. Never closes the tape, which outlives every parser of the file. */
+  private final class Led(lead: Array[Byte], tape: java.io.InputStream) extends java.io.InputStream {
+    private var at = 0
+
+    def read(): Int =
+      if (at < lead.length) { at += 1; lead(at - 1) & 0xff }
+      else tape.read()
+
+    override def read(b: Array[Byte], off: Int, len: Int): Int =
+      if (len == 0) 0
+      else if (at < lead.length) {
+        val n = math.min(len, lead.length - at)
+        System.arraycopy(lead, at, b, off, n)
+        at += n
+        n
+      } else tape.read(b, off, len)
+  }
 
   // NaN/Infinity and unquoted keys are accepted, as Drill does; the scan closes the stream, not Jackson.
   val factory: JsonFactory = new JsonFactoryBuilder()
