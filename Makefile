@@ -11,7 +11,7 @@ JVM_SOURCES := $(shell find jvm/src/main -type f) build.sbt $(wildcard project/*
 PY_SOURCES := $(shell find python/spark_drill -name '*.py' -o -name py.typed -o -name '*.properties') pyproject.toml README.md
 DEV_DEPS = $(shell $(PYTHON) -c "import tomllib;print(' '.join(repr(d) for d in tomllib.load(open('pyproject.toml','rb'))['project']['optional-dependencies']['dev']))")
 
-.PHONY: demo test jar wheel install venv scala-test py-test lint fmt clean bench bench-small bench-loader fuzz
+.PHONY: demo test test-s3 jar wheel install venv scala-test py-test lint fmt clean bench bench-small bench-loader fuzz
 
 # A typed read of the sample tree (its columns, their types and where each comes from), then a SQL aggregate.
 demo: install
@@ -28,6 +28,12 @@ test: install
 	$(VENV)/bin/ruff format --check python tests conftest.py
 	$(VENV)/bin/mypy
 	$(PYTEST)
+
+# S3A for real: tests/s3 against moto_server on 127.0.0.1, in a pytest run of its own (`make test` leaves
+# tests/s3 out: its Spark session needs the S3A jars on the classpath from the start). dev/s3-jars fetches
+# them once (~690 MB, in ${SPARK_DRILL_CACHE:-~/.cache/spark-drill}/s3-jars) and prints their classpath.
+test-s3: install
+	jars="$$(dev/s3-jars)" && SPARK_DRILL_S3_JARS="$$jars" $(VENV)/bin/pytest tests/s3
 
 jar: $(JAR)
 

@@ -10,6 +10,10 @@ os.environ.setdefault("TZ", "UTC")
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "samples" / "logs"
 
+# tests/s3 needs moto and a Spark session started with the S3A jars, so `make test-s3` runs it in a pytest
+# run of its own (`pytest tests/s3`: a path named on the command line is collected even when listed here).
+collect_ignore = ["s3"]
+
 
 def write_files(root: Path, files: dict[str, str | bytes]) -> Path:
     """Writes `files` (relative path -> content) under root; returns root."""
