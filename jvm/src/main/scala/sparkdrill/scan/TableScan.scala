@@ -51,6 +51,7 @@ private[sparkdrill] final class TableScan private (
       rowLimit: Long,
       splits: SplitPlanner.Settings
   ): QueryPlan = {
+    val started = System.nanoTime()
     val kept = files.indices.filter(i => FilePredicate.keeps(predicates, files(i)))
     val plan = resolved.plan(SparkProjection.fromRequiredSchema(required))
     val spec = specOf(required, plan).copy(rowLimit = rowLimit)
@@ -65,6 +66,7 @@ private[sparkdrill] final class TableScan private (
       }
       t.copy(constants = byPath(t.file.path), fills = fills.toMap)
     })
+    TableScan.logPlan(keptFiles.size, withValues.length, System.nanoTime() - started)
     QueryPlan(spec, withValues, keptFiles, files.size - keptFiles.size)
   }
 
@@ -167,13 +169,16 @@ private[sparkdrill] object TableScan {
       parsers: Seq[ColumnParser] = Nil
   ): TableScan = {
     require(paths.nonEmpty, "spark-drill: no path given: use load(path) or the option 'path'")
+    val started = System.nanoTime()
     val listed = FileLister.list(paths, conf, options, zone)
+    val listedAt = System.nanoTime()
     if (listed.isEmpty)
       throw new IllegalArgumentException(s"spark-drill: no readable files under ${paths.mkString(", ")}")
     // Discovery runs under a defined schema too: splits past a file's header need the header's order.
     // Files discovery found corrupt (under ignoreCorruptFiles) are left out of the table. Files whose
     // schema a cache holds (same path, length, time and discovery options) are not read again.
     val (schemas, stats) = CachedDiscovery.discover(listed, options, conf, discoverAll)
+    val discoveredAt = System.nanoTime()
     val discovered = listed.zip(schemas).collect { case (f, Some(s)) => f -> s }
     val files = discovered.map(_._1)
     val fileSchemas = discovered.map(_._2)
@@ -194,6 +199,18 @@ private[sparkdrill] object TableScan {
     val projection =
       options.get(ScanOptions.Project).map(ProjectionParser.parse).getOrElse(Projection.wildcard)
     val resolved = ScanSchemaTracker.resolve(config, projection, found)
+    val done = System.nanoTime()
+    // Where a load's time goes, for a user wondering why load() of a large tree is slow (and the bench).
+    log.info(
+      f"spark-drill: load of ${listed.size}%d files: listing ${(listedAt - started) / 1e6}%.0f ms, " +
+        f"discovery ${(discoveredAt - listedAt) / 1e6}%.0f ms, " +
+        f"schema ${(done - discoveredAt) / 1e6}%.0f ms"
+    )
     new TableScan(paths, options, files, fileSchemas, stats, resolved, config, conf)
   }
+
+  private val log = org.slf4j.LoggerFactory.getLogger(classOf[TableScan])
+
+  private def logPlan(files: Int, tasks: Int, nanos: Long): Unit =
+    log.info(f"spark-drill: query plan of $files%d files in $tasks%d tasks: ${nanos / 1e6}%.0f ms")
 }

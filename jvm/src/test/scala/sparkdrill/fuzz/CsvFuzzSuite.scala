@@ -7,7 +7,6 @@ import org.scalacheck.Gen
 
 import sparkdrill.fuzz.FuzzScan.{Corrupt, Modes, Outcome, Reason, Rows}
 import sparkdrill.fuzz.ReferenceCsv.Record
-import sparkdrill.reader.ScanException
 
 /** The CSV reader under fuzzing (issue 14), through the real scan on real files, in every mode:
   *
@@ -22,8 +21,7 @@ import sparkdrill.reader.ScanException
   *     byte sequence;
   *   - (d) a FAILFAST error names the file, the record's line and its offset;
   *   - (e) under PERMISSIVE any batch size, any split size and a projection read the same rows, except that a
-  *     split may fail, with the documented error, exactly when one of its boundaries falls inside a record
-  *     (one known exception is left out until fixed: FuzzFindingsSuite, finding 1).
+  *     split may fail, with the documented error, exactly when one of its boundaries falls inside a record.
   */
 class CsvFuzzSuite extends FuzzSuite {
   import CsvFuzzSuite._
@@ -187,7 +185,6 @@ class CsvFuzzSuite extends FuzzSuite {
         val boundaries = ReferenceCsv.splitStarts(e.bytes, size).drop(1)
         val inside = boundaries.filter(b => records.exists(r => r.offset < b && b < r.end))
         FuzzScan.read(scan, required, Some(size), e.oneLifecycle) match {
-          case Left(err) if headerAfterFirstBoundary(records, boundaries, err) => // a known issue, see below
           case Left(err) =>
             assert(
               inside.nonEmpty,
@@ -205,18 +202,6 @@ class CsvFuzzSuite extends FuzzSuite {
       }
     }
   }
-
-  // FuzzFindingsSuite, finding 1: blank or comment lines before the header that reach the first split
-  // boundary fail the read with the split error, though no quoted field holds a line end there (the first
-  // range reads the header wherever it starts). Left out of the split property until fixed, so that it checks
-  // everything else.
-  private def headerAfterFirstBoundary(
-      records: Vector[Record],
-      boundaries: Seq[Int],
-      err: ScanException
-  ): Boolean =
-    err.reason.startsWith(Reason.SplitLineEnd) &&
-      boundaries.headOption.exists(b => err.offset == b && records.headOption.exists(_.offset >= b))
 
   private def difference(got: Outcome, whole: Rows): String = got match {
     case Left(err) => s"the whole read gives ${whole.size} rows; this one fails: ${err.getMessage}"

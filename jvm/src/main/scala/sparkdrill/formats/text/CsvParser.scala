@@ -230,6 +230,9 @@ private[sparkdrill] final class CsvParser(
 
   /** Reads a quoted field's body after its opening quote. Returns true when the input ended inside it. */
   private def readQuoted(): Boolean = {
+    // The byte before was a `\r` line end (so a `\n` now completes it): known even when the `\n` comes in
+    // the next fill of the buffer.
+    var afterCr = false
     while (true) {
       if (pos >= limit && !fill()) { unterminatedQuote = true; return true }
       // Fast path: copy a run of plain quoted bytes in one go.
@@ -237,16 +240,18 @@ private[sparkdrill] final class CsvParser(
       var p = pos
       val lim = limit
       while (p < lim && !quotedSpecial(buf(p) & 0xff)) p += 1
-      if (p > runStart) { appendRange(runStart, p - runStart); pos = p }
+      if (p > runStart) { appendRange(runStart, p - runStart); pos = p; afterCr = false }
       if (pos >= limit && !fill()) { unterminatedQuote = true; return true }
       val b = buf(pos) & 0xff
       if (b == escape && escape != quote) {
+        afterCr = false
         pos += 1
         if (pos >= limit && !fill()) { appendByte(b.toByte); unterminatedQuote = true; return true }
         val n = buf(pos) & 0xff
         if (n == quote) { appendByte(n.toByte); pos += 1 }
         else appendByte(b.toByte)
       } else if (b == quote) {
+        afterCr = false
         pos += 1
         if (pos >= limit && !fill()) return false // closing quote at end of input
         val n = buf(pos) & 0xff
@@ -255,10 +260,9 @@ private[sparkdrill] final class CsvParser(
         else if (n == ' ' || n == '\t') { if (closesAfterBlanks()) return false }
         else appendByte(b.toByte) // a stray quote inside a quoted field is data
       } else {
-        if (b == '\n' || (b == '\r' && auto)) {
-          // a line end inside quotes is data, but it still counts as a line
-          if (!(b == '\r' && pos + 1 < limit && buf(pos + 1) == '\n')) line += 1
-        }
+        // A line end inside quotes is data, but it still counts as a line (`\r\n` as one).
+        if ((b == '\n' && !afterCr) || (b == '\r' && auto)) line += 1
+        afterCr = b == '\r' && auto
         if (isLineEndStart(b)) quotedLineEnd = bufferOffset + pos
         appendByte(b.toByte)
         pos += 1

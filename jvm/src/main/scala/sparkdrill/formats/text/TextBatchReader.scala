@@ -25,9 +25,12 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
   private def mode = bad.mode
   // A split that starts inside the file begins at the first line start after its first byte; it stops
   // before the first record that starts at or after the next split's beginning, found the same way.
-  private val recordStart: Long = if (file.isFirstSplit || blocks != null) 0L else boundary(file.start)
+  // No split's records start before the end of the header, which the first split reads wherever it ends.
+  private val recordStart: Long =
+    if (file.isFirstSplit || blocks != null) 0L else math.max(boundary(file.start), headerEnd)
   private val endBoundary: Long =
-    if (file.end == Long.MaxValue || blocks != null) Long.MaxValue else boundary(file.end)
+    if (file.end == Long.MaxValue || blocks != null) Long.MaxValue
+    else math.max(boundary(file.end), headerEnd)
   private val input = file.open(recordStart)
   private val parser = new CsvParser(input, settings, recordStart, firstLineNumber())
   private var done = false
@@ -72,6 +75,20 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
     throw new IllegalStateException(
       s"${file.path}: _line and _offset cannot be read from a range of a bzip2 file"
     )
+
+  /** Where the header line ends, for a split of a file with a header (0 otherwise): it is the first record,
+    * after any blank or comment lines, so it may end past the first split's end.
+    */
+  private lazy val headerEnd: Long =
+    if (!settings.header || blocks != null) 0L
+    else {
+      val in = file.openAt(0L)
+      try {
+        val header = new CsvParser(in, settings, 0L, 1L)
+        if (settings.skipFirstLine) header.skipLine()
+        if (header.next()) header.position else 0L
+      } finally in.close()
+    }
 
   private def boundary(offset: Long): Long = {
     val in = file.openAt(offset - 1)

@@ -171,4 +171,18 @@ class CsvParserSuite extends AnyFunSuite {
     )
     assert(quoting("\"\"\n,\"\"\n") == Seq(Seq("" -> true), Seq("" -> false, "" -> true)))
   }
+
+  test("a quoted \\r\\n that two fills of the buffer split counts one line (fuzzing, finding 3)") {
+    val text = "a\n\"x\r\ny\"\nb\n\"p\rq\"\nc\n"
+    for (chunk <- Seq(1, 2, 3, 5, 1 << 20)) {
+      // Hands out at most `chunk` bytes per read, so a fill may end between the \r and the \n.
+      val in = new java.io.FilterInputStream(new ByteArrayInputStream(text.getBytes(UTF_8))) {
+        override def read(b: Array[Byte], off: Int, len: Int): Int = super.read(b, off, math.min(len, chunk))
+      }
+      val p = new CsvParser(in, CsvSettings.from("csv", opts()))
+      val lines = ArrayBuffer.empty[Long]
+      while (p.next()) lines += p.recordLine
+      assert(lines == Seq(1L, 2L, 4L, 5L, 7L), s"reads of $chunk bytes")
+    }
+  }
 }

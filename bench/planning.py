@@ -1,0 +1,205 @@
+"""Planning at scale: how load() (listing and header discovery), count(*) and a second load() grow with the
+number of small files, for spark-drill, Spark's CSV reader (with a schema, and with inferSchema) and DuckDB.
+
+    python -m bench.planning --counts 1000,10000,100000 --out bench/results/planning.md
+
+Each file is two lines (a header and a row) in one of 200 directories, with one of two header variants, as a
+new user's tree of small dumps. Every engine runs in a fresh process (a JVM of its own for Spark), so each
+figure is what a user sees from a cold start, except the rows marked "again", which reuse the session.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+DIRS = 200
+
+
+def generate(root: Path, count: int) -> Path:
+    """`count` two-line CSV files under `root/<count>`, made once and reused."""
+    tree = root / str(count)
+    done = tree / "_complete"
+    if done.exists():
+        return tree
+    for i in range(count):
+        d = tree / f"d{i % DIRS:03}"
+        if i < DIRS:
+            d.mkdir(parents=True, exist_ok=True)
+        if i % 2 == 0:
+            text = f"id,name\n{i},n{i}\n"
+        else:
+            text = f"name,id,extra\nn{i},{i},e\n"
+        (d / f"f{i:06}.csv").write_text(text)
+    done.write_text("")
+    return tree
+
+
+# One process per engine. Prints one JSON object of timings (seconds) on its last line.
+SPARK_DRILL = r"""
+import json, re, sys, time
+import spark_drill as sd
+tree, cache = sys.argv[1], sys.argv[2]
+spark = sd.session(master="local[2]", **{"spark.ui.enabled": "false", "spark.driver.memory": "2g"})
+jvm = spark._jvm
+jvm.org.apache.logging.log4j.core.config.Configurator.setLevel("sparkdrill", jvm.org.apache.logging.log4j.Level.INFO)
+runtime = jvm.java.lang.Runtime.getRuntime()
+def heap():
+    jvm.java.lang.System.gc()
+    return runtime.totalMemory() - runtime.freeMemory()
+out = {}
+before = heap()
+t = time.monotonic()
+df = spark.read.format("drill").option("header", "true").option("schemaCache", cache).load(tree)
+out["load"] = time.monotonic() - t
+out["driver_heap_mb"] = (heap() - before) / 2**20
+t = time.monotonic()
+out["rows"] = df.count()
+out["count"] = time.monotonic() - t
+t = time.monotonic()
+again = spark.read.format("drill").option("header", "true").option("schemaCache", cache).load(tree)
+out["load_again"] = time.monotonic() - t
+t = time.monotonic()
+again.count()
+out["count_again"] = time.monotonic() - t
+out["columns"] = df.columns
+print(json.dumps(out))
+"""
+
+# A new JVM whose in-memory cache is empty: the schemas come from the schemaCache directory.
+SPARK_DRILL_DIR_CACHE = r"""
+import json, sys, time
+import spark_drill as sd
+tree, cache = sys.argv[1], sys.argv[2]
+spark = sd.session(master="local[2]", **{"spark.ui.enabled": "false", "spark.driver.memory": "2g"})
+t = time.monotonic()
+df = spark.read.format("drill").option("header", "true").option("schemaCache", cache).load(tree)
+load = time.monotonic() - t
+print(json.dumps({"load_cache_dir": load, "columns": df.columns}))
+"""
+
+SPARK_CSV = r"""
+import json, sys, time
+from pyspark.sql import SparkSession
+tree = sys.argv[1]
+spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
+         .config("spark.driver.memory", "2g").getOrCreate())
+out = {}
+t = time.monotonic()
+df = spark.read.option("header", "true").option("recursiveFileLookup", "true").schema("id STRING, name STRING").csv(tree)
+out["rows"] = df.count()
+out["count_schema"] = time.monotonic() - t
+t = time.monotonic()
+inferred = spark.read.option("header", "true").option("recursiveFileLookup", "true").option("inferSchema", "true").csv(tree)
+out["load_infer"] = time.monotonic() - t
+print(json.dumps(out))
+"""
+
+DUCKDB = r"""
+import json, resource, sys, time
+import duckdb
+# union_by_name opens every file: at 100,000 files the default limit of open files is too low.
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+tree = sys.argv[1]
+con = duckdb.connect()
+con.execute("SET threads = 2")
+t = time.monotonic()
+rows = con.execute(f"SELECT count(*) FROM read_csv('{tree}/*/*.csv', union_by_name = true)").fetchone()[0]
+print(json.dumps({"count_duckdb": time.monotonic() - t, "rows": rows}))
+"""
+
+PHASES = {
+    "listing": r"listing (\d+) ms",
+    "discovery": r"discovery (\d+) ms",
+    "schema": r"schema (\d+) ms",
+    "query plan": r"query plan of \d+ files in \d+ tasks: (\d+) ms",
+}
+
+
+def run(script: str, *args: str) -> tuple[dict[str, object], str]:
+    result = subprocess.run(
+        [sys.executable, "-c", script, *args], capture_output=True, text=True, timeout=1800
+    )
+    if result.returncode != 0:
+        raise RuntimeError(result.stderr[-3000:])
+    return json.loads(result.stdout.strip().splitlines()[-1]), result.stderr
+
+
+def phases(log: str) -> dict[str, list[int]]:
+    import re
+
+    return {name: [int(m) for m in re.findall(pattern, log)] for name, pattern in PHASES.items()}
+
+
+def measure(tree: Path, count: int) -> dict[str, object]:
+    with tempfile.TemporaryDirectory() as cache:
+        drill, log = run(SPARK_DRILL, str(tree), cache)
+        cached, _ = run(SPARK_DRILL_DIR_CACHE, str(tree), cache)
+    spark, _ = run(SPARK_CSV, str(tree))
+    duck, _ = run(DUCKDB, str(tree))
+    for name, rows in (("spark-drill", drill["rows"]), ("Spark CSV", spark["rows"]), ("DuckDB", duck["rows"])):
+        if rows != count:
+            raise AssertionError(f"{name} counted {rows} rows of {count} files")
+    if drill["columns"] != ["id", "name", "extra", "dir0"]:
+        raise AssertionError(f"spark-drill's columns: {drill['columns']}")
+    return {"files": count, **drill, **cached, **spark, **duck, "phases": phases(log)}
+
+
+def table(results: list[dict[str, object]]) -> str:
+    rows = [
+        ("spark-drill load() (list + discover headers)", "load"),
+        ("spark-drill count(*)", "count"),
+        ("spark-drill load() again, same session (in-memory cache)", "load_again"),
+        ("spark-drill count(*) again", "count_again"),
+        ("spark-drill load(), new session, `schemaCache` directory", "load_cache_dir"),
+        ("Spark CSV, given schema: count(*)", "count_schema"),
+        ("Spark CSV, `inferSchema`: load()", "load_infer"),
+        ("DuckDB `read_csv(union_by_name=true)`: count(*)", "count_duckdb"),
+    ]
+    head = "| seconds | " + " | ".join(f"{r['files']:,} files" for r in results) + " |"
+    lines = [head, "| --- |" + " ---: |" * len(results)]
+    for label, key in rows:
+        lines.append(f"| {label} | " + " | ".join(f"{float(r[key]):.1f}" for r in results) + " |")  # type: ignore[arg-type]
+    lines.append(
+        "| spark-drill driver heap held by the loaded table (MB) | "
+        + " | ".join(f"{float(r['driver_heap_mb']):.0f}" for r in results)  # type: ignore[arg-type]
+        + " |"
+    )
+    lines.append("")
+    lines.append("Where spark-drill's first load() and count(*) spend their time (ms, from its INFO log):")
+    lines.append("")
+    lines.append("| phase | " + " | ".join(f"{r['files']:,} files" for r in results) + " |")
+    lines.append("| --- |" + " ---: |" * len(results))
+    for name in PHASES:
+        values = [r["phases"][name] for r in results]  # type: ignore[index]
+        lines.append(f"| {name} | " + " | ".join(" / ".join(str(v) for v in vs) for vs in values) + " |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--counts", default="1000,10000,100000")
+    parser.add_argument("--data", default="bench/data/planning")
+    parser.add_argument("--out", default=None)
+    args = parser.parse_args()
+    results = []
+    for count in (int(c) for c in args.counts.split(",")):
+        t = time.monotonic()
+        tree = generate(Path(args.data), count)
+        print(f"{count} files ready in {time.monotonic() - t:.0f} s", file=sys.stderr)
+        results.append(measure(tree, count))
+        print(json.dumps(results[-1]), file=sys.stderr)
+    text = table(results)
+    print(text)
+    if args.out:
+        Path(args.out).write_text(f"Command: `python -m bench.planning --counts {args.counts}`\n\n{text}\n")
+
+
+if __name__ == "__main__":
+    main()
