@@ -98,3 +98,32 @@ def test_the_option_table_reaches_python(spark: SparkSession) -> None:
 def test_sd_read_still_passes_options(spark: SparkSession, tmp_path: Path) -> None:
     root = write_files(tmp_path, FILES)
     assert sd.read(spark, str(root), header=True).count() == 3
+
+
+def test_small_files_pack_with_spark_drills_open_cost_unless_the_session_sets_one(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    write_files(tmp_path, {f"d{i % 10}/f{i:04}.csv": f"x\n{i}\n" for i in range(400)})
+
+    def tasks() -> int:
+        df = spark.read.format("drill").option("header", "true").load(str(tmp_path))
+        assert df.count() == 400
+        return df.rdd.getNumPartitions()
+
+    # 400 files of 8 bytes: at 256 KiB each, the split size (all bytes over 2 cores) takes 200 files a task.
+    assert tasks() == 2
+    try:
+        spark.conf.set("spark.sql.files.openCostInBytes", "4m")
+        assert tasks() == 13, "Spark's 4 MB per file, set in the session: 32 files per 128 MB task"
+        spark.conf.set("spark.sql.files.maxPartitionBytes", "8m")
+        at_spark_cost = tasks()
+        assert at_spark_cost == 200, "Spark's 4 MB per file: two files per 8 MB task"
+        spark.conf.set("spark.drill.files.openCostInBytes", "1m")
+        assert tasks() == 50, "spark-drill's own setting wins: eight files per task"
+        spark.conf.unset("spark.sql.files.openCostInBytes")
+        spark.conf.unset("spark.drill.files.openCostInBytes")
+        assert tasks() == 13, "the default, 256 KiB: 31 files per 8 MB task"
+    finally:
+        for key in ("openCostInBytes", "maxPartitionBytes"):
+            spark.conf.unset(f"spark.sql.files.{key}")
+        spark.conf.unset("spark.drill.files.openCostInBytes")
