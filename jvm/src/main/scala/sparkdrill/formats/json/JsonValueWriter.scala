@@ -41,13 +41,10 @@ private[sparkdrill] final class JsonValueWriter(
       try writeValue(w, parser, path)
       catch { case e: JsonConversionError => onError(w, e) }
 
-  // validate=all: an unread scalar column is still converted (into a writer that keeps nothing), so that a
-  // value that does not convert counts whatever the projection (SPEC 6).
-  private def validated(w: ColumnWriter): Boolean =
-    validateAll && (w.dataType match {
-      case StringType | _: StructType | _: ArrayType | _: MapType => false
-      case _ => true
-    })
+  // validate=all: an unread column is still converted (into writers that keep nothing), so that a value that
+  // does not convert counts whatever the projection (SPEC 6). Structs, arrays and maps too: a scalar where a
+  // struct was found, or a bad member, is as bad unread as read. Anything goes into a string.
+  private def validated(w: ColumnWriter): Boolean = validateAll && w.dataType != StringType
 
   private def writeValue(w: ColumnWriter, parser: JsonParser, path: String): Unit =
     w.dataType match {

@@ -365,7 +365,8 @@ private[sparkdrill] final class CsvParser(
     else {
       limit = n
       if (bufferOffset == 0L) skipByteOrderMark()
-      true
+      // A file that is only a byte order mark has nothing after it: ensure() must not see a byte.
+      pos < limit || fill()
     }
   }
 }

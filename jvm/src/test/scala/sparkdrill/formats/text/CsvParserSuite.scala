@@ -185,4 +185,10 @@ class CsvParserSuite extends AnyFunSuite {
       assert(lines == Seq(1L, 2L, 4L, 5L, 7L), s"reads of $chunk bytes")
     }
   }
+
+  test("a file that is only a byte order mark has no records (fuzzing)") {
+    assert(recordsOf(Array(0xef, 0xbb, 0xbf).map(_.toByte)) == Nil)
+    assert(recordsOf(Array(0xef, 0xbb, 0xbf, '\n').map(_.toByte)) == Nil)
+    assert(recordsOf(Array(0xef, 0xbb, 0xbf, 'a').map(_.toByte)) == Seq(Seq("a")))
+  }
 }
