@@ -499,6 +499,23 @@ def test_json_max_record_bytes(spark: SparkSession, tmp_path: Path) -> None:
     assert err.value.line == 2 and err.value.file is not None and err.value.file.endswith("a.json")
 
 
+def test_discovery_cache_keywords(spark: SparkSession, tmp_path: Path) -> None:
+    data = write_files(tmp_path / "d", {"a.csv": "id,x\n1,a\n"})
+    changed = data / "a.csv"
+    before = changed.stat()
+    assert sd.read(spark, data, header=True).columns == ["id", "x"]
+    # Rewritten with the same length and its old time put back (cp -p, rsync -t): no cache can tell,
+    # so the session's serves the old header, as docs/options.md says; session_schema_cache=False reads it.
+    changed.write_text("id,y\n1,a\n")
+    os.utime(changed, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert sd.read(spark, data, header=True).columns == ["id", "x"]
+    assert sd.read(spark, data, header=True, session_schema_cache=False).columns == ["id", "y"]
+    cache = tmp_path / "cache"
+    fresh = sd.read(spark, data, header=True, session_schema_cache=False, schema_cache=str(cache))
+    assert fresh.columns == ["id", "y"]
+    assert list(cache.glob("*.sdcache")), "the schemas went into the directory"
+
+
 def test_hadoop_settings_reach_the_file_system(spark: SparkSession, tmp_path: Path) -> None:
     write_files(tmp_path, {"a.csv": "x\n1\n"})
     # An unknown scheme's implementation class, given for this read only: the listing fails naming it.
