@@ -118,13 +118,19 @@ private[sparkdrill] object ScanOptions {
     "onHeap for clusters that cannot give executors memory overhead"
   )
 
-  val all: Seq[OptionSpec[_]] = Seq(
-    Format,
+  // Of the scan's own options, discovery reads only the format: it is in the discovery fingerprint.
+  private val readByDiscovery: Seq[OptionSpec[_]] = Seq(Format)
+
+  // The scan's options that choose files, resolve the table from the files' schemas, or shape execution:
+  // discovering one file never reads them, so they stay out of the fingerprint, and tables that differ only
+  // in them share cache entries. A new scan option goes in one of these two lists; the formats' options
+  // and the shared reader options are all in the fingerprint.
+  private val notReadByDiscovery: Seq[OptionSpec[_]] = Seq(
     PathGlobFilter,
     ModifiedBefore,
     ModifiedAfter,
     IgnoreMissingFiles,
-    IgnoreCorruptFiles,
+    IgnoreCorruptFiles, // a file discovery cannot read is never cached
     RecursiveFileLookup,
     DiscoveryParallelism,
     SchemaCache,
@@ -146,6 +152,8 @@ private[sparkdrill] object ScanOptions {
     BatchBytes,
     MemoryMode
   )
+
+  val all: Seq[OptionSpec[_]] = readByDiscovery ++ notReadByDiscovery
 
   /** Spark's csv/json option names that mean nothing here, and why (SPEC 1: named in the error). */
   private val sparkOnly: Map[String, String] = {
@@ -206,37 +214,7 @@ private[sparkdrill] object ScanOptions {
     */
   private val DiscoveryVersion = "1"
 
-  // The scan's options that choose files, resolve the table from the files' schemas, or shape execution:
-  // discovering one file never reads them, so they stay out of the fingerprint, and tables that differ only
-  // in them share cache entries. Every other option is in it: the formats', the shared reader options, and
-  // any scan option added later until someone shows it belongs here.
-  private lazy val notForDiscovery: Set[String] = Seq(
-    PathGlobFilter,
-    ModifiedBefore,
-    ModifiedAfter,
-    IgnoreMissingFiles,
-    IgnoreCorruptFiles, // a file discovery cannot read is never cached
-    RecursiveFileLookup,
-    DiscoveryParallelism,
-    SchemaCache,
-    SessionSchemaCache,
-    ProvidedSchema,
-    StrictSchema,
-    SchemaMode,
-    TypeConflict,
-    Project,
-    PartitionLabel,
-    PartitionColumns,
-    PartitionStyle,
-    FilenameLabel,
-    FilepathLabel,
-    FqnLabel,
-    SuffixLabel,
-    LmtLabel,
-    BatchRows,
-    BatchBytes,
-    MemoryMode
-  ).map(_.key).toSet
+  private lazy val notForDiscovery: Set[String] = notReadByDiscovery.map(_.key).toSet
 
   /** What, beyond a file's bytes, decides the schema discovery finds in it: a SHA-256 (hex) over the value
     * (set or default) of every option discovery may read, the `format.<column>` family, the Hadoop settings

@@ -120,6 +120,17 @@ object FuzzScan {
   }
 
   /** Two outcomes that must be the same: the same rows, or the same error at the same place. */
+  /** count(*) reads no values, and counts the same records as `got` (or fails the same way). */
+  def assertSameCount(scan: TableScan, got: Outcome, mode: String): Unit = {
+    val counted = read(scan, new StructType())
+    val sameCount = (got, counted) match {
+      case (Right(a), Right(b)) => a.size == b.size
+      case (Left(_), Left(_)) => same(got, counted)
+      case _ => false
+    }
+    assert(sameCount, s"$mode: count(*) gives ${describe(counted)}; * gives ${describe(got)}")
+  }
+
   def same(a: Outcome, b: Outcome): Boolean = (a, b) match {
     case (Right(x), Right(y)) => x == y
     case (Left(x), Left(y)) => x.reason == y.reason && x.line == y.line && x.offset == y.offset

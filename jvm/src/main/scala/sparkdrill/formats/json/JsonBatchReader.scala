@@ -3,15 +3,7 @@ package sparkdrill.formats.json
 import java.nio.charset.StandardCharsets
 import java.util.Locale
 
-import com.fasterxml.jackson.core.{
-  JsonFactory,
-  JsonFactoryBuilder,
-  JsonParseException,
-  JsonParser,
-  JsonProcessingException,
-  JsonToken
-}
-import com.fasterxml.jackson.core.json.JsonReadFeature
+import com.fasterxml.jackson.core.{JsonParseException, JsonParser, JsonProcessingException, JsonToken}
 import com.fasterxml.jackson.databind.ObjectMapper
 import com.fasterxml.jackson.databind.node.ObjectNode
 import org.apache.spark.sql.types.StructType
@@ -107,7 +99,7 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
   private val values =
     new JsonValueWriter(
       CommonOptions.zone(options),
-      JsonBatchReader.factory,
+      JsonParsers.factory,
       CommonOptions.validateAll(options)
     )
   private def find(name: Option[String]): ColumnWriter =
@@ -160,26 +152,12 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
     w.setNull()
   }
 
-  /** A parser of the tape from stream offset `offset` (where the tape stands), and `baseOffset` to match.
-    * Jackson guesses UTF-16 or UTF-32 from NUL bytes among the first bytes it is given, and then reports no
-    * offsets; JSON here is UTF-8, so the parser starts on two spaces before the bytes, which keep its guess
-    * UTF-8 (a file that opens with a UTF-8 byte-order mark is given as it is: Jackson skips the mark).
-    */
+  /** A parser of the tape from stream offset `offset` (where the tape stands), with `baseOffset` to match. */
   private def parserAt(offset: Long): JsonParser = {
-    val bom = offset == 0L && {
-      val first = new Array[Byte](3)
-      val n = tape.readNBytes(first, 0, 3)
-      tape.restartAt(0L)
-      n == 3 && (first(0) & 0xff) == 0xef && (first(1) & 0xff) == 0xbb && (first(2) & 0xff) == 0xbf
-    }
-    lead = if (bom) 0 else JsonBatchReader.Lead.length
-    if (bom) {
-      baseOffset = offset
-      JsonBatchReader.factory.createParser(tape)
-    } else {
-      baseOffset = offset - JsonBatchReader.Lead.length
-      JsonBatchReader.factory.createParser(new JsonBatchReader.Led(JsonBatchReader.Lead, tape))
-    }
+    val (started, before) = JsonParsers.at(tape, offset)
+    lead = before
+    baseOffset = offset - before
+    started
   }
 
   /** Moves to the next top-level record, entering root arrays: an object, or another value for `value`.
@@ -392,35 +370,5 @@ private[sparkdrill] object JsonBatchReader {
     */
   val RootLookahead: Long = 4L << 20
 
-  // What a parser reads before the file's bytes (see parserAt).
-  private val Lead: Array[Byte] = "  ".getBytes(StandardCharsets.US_ASCII)
-
-  /** `lead`, then the tape. Never closes the tape, which outlives every parser of the file. */
-  private final class Led(lead: Array[Byte], tape: java.io.InputStream) extends java.io.InputStream {
-    private var at = 0
-
-    def read(): Int =
-      if (at < lead.length) { at += 1; lead(at - 1) & 0xff }
-      else tape.read()
-
-    override def read(b: Array[Byte], off: Int, len: Int): Int =
-      if (len == 0) 0
-      else if (at < lead.length) {
-        val n = math.min(len, lead.length - at)
-        System.arraycopy(lead, at, b, off, n)
-        at += n
-        n
-      } else tape.read(b, off, len)
-  }
-
-  // NaN/Infinity and unquoted keys are accepted, as Drill does; the scan closes the stream, not Jackson.
-  val factory: JsonFactory = new JsonFactoryBuilder()
-    .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
-    .enable(JsonReadFeature.ALLOW_UNQUOTED_FIELD_NAMES)
-    .enable(com.fasterxml.jackson.core.StreamReadFeature.USE_FAST_DOUBLE_PARSER)
-    .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
-    .build()
-    .disable(JsonParser.Feature.AUTO_CLOSE_SOURCE)
-
-  private val mapper = new ObjectMapper(factory)
+  private val mapper = new ObjectMapper(JsonParsers.factory)
 }

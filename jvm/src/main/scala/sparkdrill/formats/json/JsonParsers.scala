@@ -1,0 +1,60 @@
+package sparkdrill.formats.json
+
+import java.io.InputStream
+import java.nio.charset.StandardCharsets
+
+import com.fasterxml.jackson.core.{JsonFactory, JsonFactoryBuilder, JsonParser, StreamReadFeature}
+import com.fasterxml.jackson.core.json.JsonReadFeature
+
+/** The Jackson parsers of a JSON file: one from its start, and a new one wherever reading goes on after a
+  * broken record, all over the file's [[RecordTape]].
+  */
+private[sparkdrill] object JsonParsers {
+
+  // NaN/Infinity and unquoted keys are accepted, as Drill does; the scan closes the stream, not Jackson.
+  val factory: JsonFactory = new JsonFactoryBuilder()
+    .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+    .enable(JsonReadFeature.ALLOW_UNQUOTED_FIELD_NAMES)
+    .enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER)
+    .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
+    .build()
+    .disable(JsonParser.Feature.AUTO_CLOSE_SOURCE)
+
+  /** A parser of the tape from stream offset `offset` (where the tape stands), and how many bytes it reads
+    * before the tape's (its offsets, and its columns on its first line, count them).
+    *
+    * Jackson guesses UTF-16 or UTF-32 from NUL bytes among the first bytes it is given, and then reports no
+    * offsets; JSON here is UTF-8, so the parser starts on two spaces before the bytes, which keep its guess
+    * UTF-8. A file that opens with a UTF-8 byte-order mark is given as it is: Jackson skips the mark.
+    */
+  def at(tape: RecordTape, offset: Long): (JsonParser, Int) =
+    if (offset == 0L && startsWithByteOrderMark(tape)) (factory.createParser(tape), 0)
+    else (factory.createParser(new Led(tape)), Lead.length)
+
+  private def startsWithByteOrderMark(tape: RecordTape): Boolean = {
+    val first = new Array[Byte](3)
+    val n = tape.readNBytes(first, 0, 3)
+    tape.restartAt(0L)
+    n == 3 && (first(0) & 0xff) == 0xef && (first(1) & 0xff) == 0xbb && (first(2) & 0xff) == 0xbf
+  }
+
+  private val Lead: Array[Byte] = "  ".getBytes(StandardCharsets.US_ASCII)
+
+  /** `Lead`, then the tape. Never closes the tape, which outlives every parser of the file. */
+  private final class Led(tape: InputStream) extends InputStream {
+    private var at = 0
+
+    def read(): Int =
+      if (at < Lead.length) { at += 1; Lead(at - 1) & 0xff }
+      else tape.read()
+
+    override def read(b: Array[Byte], off: Int, len: Int): Int =
+      if (len == 0) 0
+      else if (at < Lead.length) {
+        val n = math.min(len, Lead.length - at)
+        System.arraycopy(Lead, at, b, off, n)
+        at += n
+        n
+      } else tape.read(b, off, len)
+  }
+}
