@@ -191,4 +191,63 @@ class CsvParserSuite extends AnyFunSuite {
     assert(recordsOf(Array(0xef, 0xbb, 0xbf, '\n').map(_.toByte)) == Nil)
     assert(recordsOf(Array(0xef, 0xbb, 0xbf, 'a').map(_.toByte)) == Seq(Seq("a")))
   }
+
+  /** Where each record starts and ends, its line and whether its quote is unclosed, read by `next` or by
+    * count(*)'s `skipNext`, with reads of at most `chunk` bytes.
+    */
+  private def boundaries(text: String, chunk: Int, skip: Boolean, options: (String, String)*) = {
+    val in = new java.io.FilterInputStream(new ByteArrayInputStream(text.getBytes(UTF_8))) {
+      override def read(b: Array[Byte], off: Int, len: Int): Int = super.read(b, off, math.min(len, chunk))
+    }
+    val p = new CsvParser(in, CsvSettings.from(options.toMap.getOrElse("format", "csv"), opts(options: _*)))
+    val out = ArrayBuffer.empty[(Long, Long, Long, Boolean)]
+    while (if (skip) p.skipNext() else p.next())
+      out += ((p.recordOffset, p.position, p.recordLine, p.unterminatedQuote))
+    out.toSeq
+  }
+
+  test("count(*)'s record skipping finds the records reading does, on every quoting rule and buffer cut") {
+    val cases = Seq(
+      "a,b\nc,d\n",
+      "a,\"b,c\",\"d\"\"e\"\nf,g\n",
+      "5\"3,x\n\"q\" ,r\n s, \"t\"\n",
+      "\"a\nb\",c\r\nd\re\n\"x\"y\",z\n",
+      "\"\"\"\",\"\"\n\"unclosed,\nnext\n",
+      "a,\"b\"\r\n\r\n# not a comment by default\n\"end\"",
+      "\"a\"\"\",b\n,\"\",\n\"\"\n"
+    )
+    val rng = new scala.util.Random(15)
+    val alphabet = "ab,\"\n\r \t#"
+    val random = Seq.fill(400)(Seq.fill(rng.nextInt(40))(alphabet(rng.nextInt(alphabet.length))).mkString)
+    val settings = Seq(Seq.empty[(String, String)], Seq("comment" -> "#"), Seq("lineDelimiter" -> "\n"))
+    for (text <- cases ++ random; options <- settings; chunk <- Seq(1, 3, 7, 1 << 20)) {
+      val read = boundaries(text, chunk, skip = false, options: _*)
+      assert(
+        boundaries(text, chunk, skip = true, options: _*) == read,
+        s"${text.replace("\n", "\\n")} $options"
+      )
+    }
+    // TSV and PSV too, where a tab before a quote is a delimiter, not a blank.
+    for (text <- Seq("a\t\"b\tc\"\td\n\"e\"\t\n", "a|\"b|c\"|d\n|\"|\"\n"); fmt <- Seq("tsv", "psv"))
+      assert(
+        boundaries(text, 1 << 20, skip = true, "format" -> fmt) == boundaries(
+          text,
+          1 << 20,
+          skip = false,
+          "format" -> fmt
+        )
+      )
+  }
+
+  test("word-at-a-time search finds the first of three bytes wherever it lies, or none") {
+    val bytes = "abcdefghijklmnopqrstuvwxyz0123456789".getBytes(UTF_8)
+    val (x, y, z) = (ByteSearch.broadcast('q'), ByteSearch.broadcast('7'), ByteSearch.broadcast('!'))
+    for (from <- 0 until bytes.length; to <- from to bytes.length) {
+      val want = (from until to).find(i => "q7!".indexOf(bytes(i).toChar) >= 0).getOrElse(to)
+      assert(ByteSearch.indexOfAny(bytes, from, to, x, y, z) == want, s"[$from, $to)")
+    }
+    val high = Array[Byte](1, 2, 3, 4, 5, 6, 7, 0x80.toByte, -1, 0)
+    assert(ByteSearch.indexOfAny(high, 0, high.length, ByteSearch.broadcast(0xff), x, y) == 8)
+    assert(ByteSearch.indexOfAny(high, 0, high.length, ByteSearch.broadcast(0), x, y) == 9)
+  }
 }
