@@ -4,6 +4,7 @@ import java.io.StringWriter
 import java.time.{LocalDate, LocalDateTime, ZoneId}
 
 import com.fasterxml.jackson.core.{JsonFactory, JsonParser, JsonToken}
+import com.fasterxml.jackson.core.io.SerializedString
 import org.apache.spark.sql.catalyst.util.DateTimeUtils
 import org.apache.spark.sql.types._
 
@@ -48,7 +49,9 @@ private[sparkdrill] final class JsonValueWriter(
 
   private def writeValue(w: ColumnWriter, parser: JsonParser, path: String): Unit =
     w.dataType match {
-      case StringType => w.setString(text(parser))
+      case _: StringType =>
+        if (parser.currentToken() == JsonToken.VALUE_STRING) writeString(w, parser)
+        else w.setString(text(parser))
       case _: StructType =>
         if (parser.currentToken() != JsonToken.START_OBJECT) fail(parser, path, w.dataType)
         else writeObject(w.struct, parser, path, topLevel = false)
@@ -57,13 +60,31 @@ private[sparkdrill] final class JsonValueWriter(
       case t => writeScalar(w, t, parser, path)
     }
 
+  // A string's UTF-8 bytes, encoded from the parser's own character buffer: no String per value. Text that
+  // is not all ASCII goes through String, which encodes unpaired surrogates as the JDK does.
+  private var utf8 = new Array[Byte](256)
+
+  private def writeString(w: ColumnWriter, parser: JsonParser): Unit = {
+    val chars = parser.getTextCharacters
+    val offset = parser.getTextOffset
+    val length = parser.getTextLength
+    if (length > utf8.length) utf8 = new Array[Byte](math.max(length, utf8.length * 2))
+    var i = 0
+    while (i < length && chars(offset + i) < 0x80) {
+      utf8(i) = chars(offset + i).toByte
+      i += 1
+    }
+    if (i == length) w.setBytes(utf8, 0, length)
+    else w.setString(new String(chars, offset, length))
+  }
+
   // Writers by key as the file spells it, per row or struct writer. Jackson hands out one String per
   // distinct name, so after the first record a member costs one hash lookup, not a trim, a lower-casing
   // and the loader's own lookup.
   private val writers =
     new java.util.IdentityHashMap[TupleWriter, java.util.HashMap[String, Option[ColumnWriter]]]()
 
-  private def writerFor(tuple: TupleWriter, name: String): Option[ColumnWriter] = {
+  private def writerFor(tuple: TupleWriter, name: String): ColumnWriter = {
     var byKey = writers.get(tuple)
     if (byKey == null) {
       byKey = new java.util.HashMap[String, Option[ColumnWriter]]()
@@ -75,21 +96,48 @@ private[sparkdrill] final class JsonValueWriter(
       w = if (key.isEmpty) None else tuple.find(key)
       byKey.put(name, w)
     }
-    w
+    w.orNull
+  }
+
+  // The members of each row or struct writer in the order the last object had them. Records of a file
+  // mostly repeat one order, so the next name is first compared in place with the expected one (Jackson's
+  // `nextFieldName(SerializableString)` matches the raw bytes): no symbol-table lookup, no map lookup.
+  private val orders = new java.util.IdentityHashMap[TupleWriter, MemberOrder]()
+
+  private def orderOf(tuple: TupleWriter): MemberOrder = {
+    var order = orders.get(tuple)
+    if (order == null) {
+      order = new MemberOrder
+      orders.put(tuple, order)
+    }
+    order
   }
 
   /** Writes the members of the object whose START_OBJECT the parser is on. */
-  def writeObject(tuple: TupleWriter, parser: JsonParser, path: String, topLevel: Boolean): Unit =
-    while (parser.nextToken() == JsonToken.FIELD_NAME) {
-      val name = parser.currentName()
-      parser.nextToken()
-      writerFor(tuple, name) match {
-        case Some(member) =>
-          write(member, parser, if (path.isEmpty) member.field.name else s"$path.${member.field.name}")
-        case None if topLevel && name.trim.nonEmpty => unknown(name.trim, parser)
-        case None => parser.skipChildren()
+  def writeObject(tuple: TupleWriter, parser: JsonParser, path: String, topLevel: Boolean): Unit = {
+    val order = orderOf(tuple)
+    var k = 0
+    while (true) {
+      var name: String = null
+      var member: ColumnWriter = null
+      if (k < order.size && parser.nextFieldName(order.names(k))) {
+        name = order.keys(k)
+        member = order.writers(k)
+      } else {
+        if (k >= order.size) parser.nextToken()
+        if (parser.currentToken() != JsonToken.FIELD_NAME) return
+        name = parser.currentName()
+        member = writerFor(tuple, name)
+        order.put(k, name, member)
       }
+      parser.nextToken()
+      if (member != null)
+        write(member, parser, if (path.isEmpty) member.field.name else s"$path.${member.field.name}")
+      else if (topLevel && name.trim.nonEmpty) unknown(name.trim, parser)
+      else parser.skipChildren()
+      k += 1
     }
+  }
 
   private def writeArray(w: ColumnWriter, t: ArrayType, parser: JsonParser, path: String): Unit = {
     val array = w.array
@@ -235,4 +283,32 @@ private[sparkdrill] final class JsonValueWriter(
     val value = text(parser) // consumes a structure, so the parser stays in step
     throw new JsonConversionError(path, value, t)
   }
+}
+
+/** Member names of an object in the order last seen, with their writers (null: no column), as
+  * [[JsonValueWriter.writeObject]] expects them. Past `MaxMembers` (an object used as a map of many keys)
+  * new names are looked up but not remembered.
+  */
+private final class MemberOrder {
+  var keys = new Array[String](8)
+  var names = new Array[SerializedString](8)
+  var writers = new Array[ColumnWriter](8)
+  var size = 0
+
+  def put(k: Int, key: String, writer: ColumnWriter): Unit = {
+    if (k >= MemberOrder.MaxMembers) return
+    if (k == keys.length) {
+      keys = java.util.Arrays.copyOf(keys, k * 2)
+      names = java.util.Arrays.copyOf(names, k * 2)
+      writers = java.util.Arrays.copyOf(writers, k * 2)
+    }
+    keys(k) = key
+    names(k) = new SerializedString(key)
+    writers(k) = writer
+    if (k >= size) size = k + 1
+  }
+}
+
+private object MemberOrder {
+  val MaxMembers = 1024
 }

@@ -97,6 +97,49 @@ class JsonReaderSuite extends AnyFunSuite with TestFiles {
     }
   }
 
+  test(
+    "members in any order, escaped, repeated, missing or unknown go to their columns (the expected order)"
+  ) {
+    // Each record changes the order the one before had, so every path of the in-place name match runs:
+    // the expected name, another known one, an escaped spelling, a duplicate (the last wins), a missing one,
+    // a name the schema lacks, and a struct whose members move.
+    write(
+      "o.json" -> Seq(
+        """{"a": 1, "b": "x", "s": {"p": 1, "q": 2}}""",
+        """{"a": 2, "b": "y", "s": {"p": 3, "q": 4}}""",
+        """{"b": "z", "a": 3, "s": {"q": 6, "p": 5}}""",
+        """{"\u0061": 4, "b": "w", "s": {"p": 7}}""",
+        """{"a": 5, "a": 6, "extra": [1, {"a": 0}], "b": "v"}""",
+        """{"s": {"q": 8, "p": 9, "q": 10}, "b": "u"}""",
+        """{}""",
+        """{"a": 7, "b": "t", "s": {"p": 11, "q": 12}}"""
+      ).mkString("\n")
+    )
+    // The provided schema comes first; the columns discovery adds (`extra`) follow it.
+    val p = plan("providedSchema" -> "a BIGINT, b STRING, s STRUCT<p: BIGINT, q: BIGINT>")
+    assert(
+      read(p)._1.map(_.take(3)) == Seq(
+        Seq(1L, "x", Seq(1L, 2L)),
+        Seq(2L, "y", Seq(3L, 4L)),
+        Seq(3L, "z", Seq(5L, 6L)),
+        Seq(4L, "w", Seq(7L, null)),
+        Seq(6L, "v", null),
+        Seq(null, "u", Seq(9L, 10L)),
+        Seq(null, null, null),
+        Seq(7L, "t", Seq(11L, 12L))
+      )
+    )
+  }
+
+  test("an object with more members than the expected order keeps is read whole") {
+    val keys = (0 until 1500).map(i => s"k$i")
+    val record = keys.zipWithIndex.map { case (k, i) => s""""$k": $i""" }.mkString("{", ", ", "}")
+    write("wide.json" -> Seq(record, record.replace("\"k0\": 0", "\"k0\": -1")).mkString("\n"))
+    val rows = read(plan("providedSchema" -> "k0 BIGINT, k1024 BIGINT, k1499 BIGINT"))._1
+    assert(rows.map(_.size) == Seq(1500, 1500))
+    assert(rows.map(_.take(3)) == Seq(Seq(0L, 1024L, 1499L), Seq(-1L, 1024L, 1499L)))
+  }
+
   test("discovery: the schema of the first sampleRows records, nulls untyped until a value comes") {
     write(
       "s.json" -> "{\"a\": null, \"b\": [], \"C\": 1}\n{\"a\": 1, \"c\": 2.5}\n{\"a\": \"x\", \"b\": [true]}\n"
