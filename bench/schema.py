@@ -80,8 +80,9 @@ def column_type(c: Column, fmt: str) -> str:
 
 
 def ddl(fmt: str) -> str:
-    """The schema as a Spark DDL string, in canonical (aligned) column order."""
-    return ", ".join(f"{c.name} {column_type(c, fmt).upper()}" for c in columns(fmt))
+    """The schema as a Spark DDL string, in canonical (aligned) column order. Types keep their case: the
+    names of a struct's fields are in them, and JSON fields are matched by exact name."""
+    return ", ".join(f"{c.name} {column_type(c, fmt)}" for c in columns(fmt))
 
 
 def month_index(year: int, month: int) -> int:
