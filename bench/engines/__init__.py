@@ -5,6 +5,7 @@ from __future__ import annotations
 from bench.engines.base import Engine, NotApplicable, Unavailable
 from bench.engines.cat import CatCsv, CatJson
 from bench.engines.duck import DuckDbCsv, DuckDbJson
+from bench.engines.polars import PolarsCsv, PolarsJson
 from bench.engines.spark import (
     DrillCsv,
     DrillCsvInfer,
@@ -32,6 +33,7 @@ ENGINES: tuple[type[Engine], ...] = (
     SparkCsvInfer,
     SparkCsvDefault,
     DuckDbCsv,
+    PolarsCsv,
     CatJson,
     DrillJson,
     DrillJsonSchema,
@@ -39,6 +41,7 @@ ENGINES: tuple[type[Engine], ...] = (
     SparkJsonInfer,
     SparkJsonDefault,
     DuckDbJson,
+    PolarsJson,
 )
 BY_NAME: dict[str, type[Engine]] = {e.name: e for e in ENGINES}
 # The engine each query's ratio is taken against, per format: spark-drill with the schema given, as the
