@@ -9,8 +9,9 @@ writes, under DIR (default bench/data/full, or bench/data/small with --small):
     csv_aligned/YYYY/MM/part-N.csv  the same rows, every file with all columns in one header order
     json/YYYY/MM/part-N.json        one object per line, a nested object and an array, nulls written
                                     as null in some files and left out in others
-    truth.json                      row counts, non-null counts, sums, distinct counts and group counts,
-                                    computed while generating (see bench/truth.py)
+    truth.json                      row counts, non-null counts, sums, character counts, distinct counts
+                                    and group counts, and the counts and sums of the rows the selective
+                                    filter keeps, computed while generating (see bench/truth.py)
 
 Every file is generated from its own random stream (seed, format, year, month, part), so the output
 does not depend on the number of worker processes.
@@ -34,7 +35,17 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from bench.schema import COLUMNS, MONTHS, YEARS, Column, columns, file_has
+from bench.schema import (
+    COLUMNS,
+    FILTER_COLUMN,
+    FILTER_VALUE,
+    LENGTH_COLUMN,
+    MONTHS,
+    YEARS,
+    Column,
+    columns,
+    file_has,
+)
 
 FULL_MB = 1024
 SMALL_MB = 4
@@ -173,18 +184,28 @@ class FileTask:
 
 
 @dataclass
+class Counts:
+    """Of some rows of a file: how many, the non-null values per column, the sums per numeric column (at
+    their generated, integer, scale)."""
+
+    rows: int
+    non_null: dict[str, int]
+    sums: dict[str, int]
+
+
+@dataclass
 class FileStats:
     fmt: str
     rel: str
     year: int
     month: int
     part: int
-    rows: int
     bytes: int
     aligned_bytes: int
     header: list[str]
-    non_null: dict[str, int]
-    sums: dict[str, int]  # numeric columns, at their generated (integer) scale
+    counts: Counts  # all rows
+    filtered: Counts  # the rows schema.PREDICATE keeps
+    chars: int  # characters of LENGTH_COLUMN's values
     users: Ints  # distinct user ids of the file
 
 
@@ -242,7 +263,7 @@ def _texts(c: Column, v: dict[str, Any], vocab: dict[str, Vocab], fmt: str) -> A
         voc = vocab[c.name]
         return (voc.csv if fmt == "csv" else voc.json)[x]
     if c.name == "user_name":
-        s = np.strings.add("u", np.strings.zfill(v["user_id"].astype(str), 7))
+        s = _user_names(v)
     elif c.name == "event_ts":
         s = np.strings.replace(x.astype(str), "T", " ")
     elif c.name == "event_date":
@@ -267,6 +288,10 @@ def _texts(c: Column, v: dict[str, Any], vocab: dict[str, Vocab], fmt: str) -> A
     return s if fmt == "csv" else np.strings.add(np.strings.add('"', s), '"')
 
 
+def _user_names(v: dict[str, Any]) -> Strs:
+    return np.strings.add("u", np.strings.zfill(v["user_id"].astype(str), 7))
+
+
 @functools.lru_cache(maxsize=4)
 def _vocabs(seed: int, newline: bool) -> dict[str, Vocab]:
     tags = Vocab([json.dumps(t) for t in _tag_arrays(seed)])
@@ -282,18 +307,24 @@ def _vocabs(seed: int, newline: bool) -> dict[str, Vocab]:
     }
 
 
-def _stats_numbers(
-    cols: Sequence[Column], v: dict[str, Any], nulls: dict[str, Bools], n: int
-) -> tuple[dict[str, int], dict[str, int]]:
+def _counts(cols: Sequence[Column], v: dict[str, Any], nulls: dict[str, Bools], rows: Bools) -> Counts:
+    """Counts of the rows that `rows` selects."""
     non_null: dict[str, int] = {}
     sums: dict[str, int] = {}
     for c in cols:
-        mask = nulls.get(c.name) if c.nullable else None
-        non_null[c.name] = n - int(mask.sum()) if mask is not None else n
+        has = rows & ~nulls[c.name] if c.nullable else rows
+        non_null[c.name] = int(has.sum())
         if c.numeric:
-            x = v[c.name]
-            sums[c.name] = int(x[~mask].sum()) if mask is not None else int(x.sum())
-    return non_null, sums
+            sums[c.name] = int(v[c.name][has].sum())
+    return Counts(int(rows.sum()), non_null, sums)
+
+
+def _chars(v: dict[str, Any]) -> int:
+    """The characters of LENGTH_COLUMN's values (what Spark's length() counts; it is in every file and never
+    null), rebuilt from the user ids already drawn: the truth draws no random numbers, so the files stay the
+    same."""
+    assert LENGTH_COLUMN == "user_name", "only user_name's lengths are counted"
+    return int(np.strings.str_len(_user_names(v)).sum())
 
 
 def generate_file(task: FileTask) -> FileStats:
@@ -336,21 +367,19 @@ def generate_file(task: FileTask) -> FileStats:
         text = "".join("".join(r) + "}\n" for r in zip(*pieces, strict=True))
         header = [c.name for c in cols]
     size = _write(out / task.fmt / task.rel, text, task.write)
-    non_null, sums = _stats_numbers(cols, v, nulls, n)
-    users = np.unique(v["user_id"])
     return FileStats(
         task.fmt,
         task.rel,
         task.year,
         task.month,
         task.part,
-        n,
         size,
         aligned_bytes,
         header,
-        non_null,
-        sums,
-        users,
+        counts=_counts(cols, v, nulls, np.ones(n, dtype=bool)),
+        filtered=_counts(cols, v, nulls, v[FILTER_COLUMN] == FILTER_VALUE),
+        chars=_chars(v),
+        users=np.unique(v["user_id"]),
     )
 
 

@@ -31,10 +31,7 @@ def generate(root: Path, count: int) -> Path:
         d = tree / f"d{i % DIRS:03}"
         if i < DIRS:
             d.mkdir(parents=True, exist_ok=True)
-        if i % 2 == 0:
-            text = f"id,name\n{i},n{i}\n"
-        else:
-            text = f"name,id,extra\nn{i},{i},e\n"
+        text = f"id,name\n{i},n{i}\n" if i % 2 == 0 else f"name,id,extra\nn{i},{i},e\n"
         (d / f"f{i:06}.csv").write_text(text)
     done.write_text("")
     return tree
@@ -47,7 +44,8 @@ import spark_drill as sd
 tree, cache = sys.argv[1], sys.argv[2]
 spark = sd.session(master="local[2]", **{"spark.ui.enabled": "false", "spark.driver.memory": "2g"})
 jvm = spark._jvm
-jvm.org.apache.logging.log4j.core.config.Configurator.setLevel("sparkdrill", jvm.org.apache.logging.log4j.Level.INFO)
+log4j = jvm.org.apache.logging.log4j
+log4j.core.config.Configurator.setLevel("sparkdrill", log4j.Level.INFO)
 runtime = jvm.java.lang.Runtime.getRuntime()
 def heap():
     jvm.java.lang.System.gc()
@@ -91,11 +89,13 @@ spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "fal
          .config("spark.driver.memory", "2g").getOrCreate())
 out = {}
 t = time.monotonic()
-df = spark.read.option("header", "true").option("recursiveFileLookup", "true").schema("id STRING, name STRING").csv(tree)
+reader = spark.read.option("header", "true").option("recursiveFileLookup", "true")
+df = reader.schema("id STRING, name STRING").csv(tree)
 out["rows"] = df.count()
 out["count_schema"] = time.monotonic() - t
 t = time.monotonic()
-inferred = spark.read.option("header", "true").option("recursiveFileLookup", "true").option("inferSchema", "true").csv(tree)
+reader = spark.read.option("header", "true").option("recursiveFileLookup", "true")
+inferred = reader.option("inferSchema", "true").csv(tree)
 out["load_infer"] = time.monotonic() - t
 print(json.dumps(out))
 """

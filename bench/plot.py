@@ -2,8 +2,8 @@
 
     python -m bench.plot [bench/results/full.json] [docs/performance.png]
 
-One panel per format: MB/s of every engine that answered Q1-Q4 right (wrong answers are left out),
-cat's read rate as a line, and a panel with the schema discovery (Q5) times.
+One panel per format: MB/s of every engine that answered the scan queries (Q1-Q4, Q6) right (wrong answers
+are left out), cat's read rate as a line, and a panel with the schema discovery (Q5) times.
 """
 
 from __future__ import annotations
@@ -15,8 +15,15 @@ from typing import Any
 
 from bench.report import rows
 
-QUERIES = ("Q1", "Q2", "Q3", "Q4")
-LABELS = {"Q1": "Q1 count(*)", "Q2": "Q2 narrow", "Q3": "Q3 all columns", "Q4": "Q4 group by dir0"}
+QUERIES = ("Q1", "Q2", "Q2d", "Q3", "Q4", "Q6")
+LABELS = {
+    "Q1": "Q1 count(*)",
+    "Q2": "Q2 narrow",
+    "Q2d": "Q2d narrow\n+ distinct",
+    "Q3": "Q3 all columns",
+    "Q4": "Q4 group by dir0",
+    "Q6": "Q6 1 % filter",
+}
 
 
 def plot(res: dict[str, Any], out: Path) -> None:
@@ -26,7 +33,13 @@ def plot(res: dict[str, Any], out: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 3, figsize=(17, 5.5), gridspec_kw={"width_ratios": [3, 3, 2]})
+    tab20 = plt.get_cmap("tab20")  # more engines than tab10 has colors
+
+    def color(i: int) -> Any:
+        """tab20's ten hues first (its even entries), then their light variants."""
+        return tab20((2 * i) % 20 + (2 * i) // 20 % 2)
+
+    fig, axes = plt.subplots(1, 3, figsize=(22, 6), gridspec_kw={"width_ratios": [4, 4, 2]})
     for ax, fmt in zip(axes[:2], ("csv", "json"), strict=True):
         table = [r for r in rows(res, fmt) if r["status"] == "ok"]
         engines = list(dict.fromkeys(r["engine"] for r in table if r["query"] in QUERIES))
@@ -37,7 +50,7 @@ def plot(res: dict[str, Any], out: Path) -> None:
                 for q in QUERIES
             ]
             xs = [j + (i - (len(engines) - 1) / 2) * width for j in range(len(QUERIES))]
-            ax.bar(xs, ys, width, label=engine)
+            ax.bar(xs, ys, width, label=engine, color=color(i))
         cat = next((r["mbps"] for r in table if r["query"] == "Q0"), None)
         if cat:
             ax.axhline(cat, color="grey", linestyle="--", linewidth=1, label=f"cat ({cat:.0f} MB/s)")

@@ -59,9 +59,16 @@ COLUMNS: tuple[Column, ...] = (
     Column("tags", "array<string>", nullable=True, json_only=True),
 )
 
-# The columns the narrow query (Q2) reads.
+# The columns the narrow queries read: Q2 sums SUM_COLUMN and the lengths of LENGTH_COLUMN's values, Q2d sums
+# SUM_COLUMN and counts DISTINCT_COLUMN's distinct values.
 SUM_COLUMN = "quantity"
+LENGTH_COLUMN = "user_name"
 DISTINCT_COLUMN = "user_name"
+# The selective filter (Q6): quantity is drawn uniformly from 1..100, so one value keeps 1 % of the records in
+# either format, and an equality on a typed column is a filter Spark pushes to the reader.
+FILTER_COLUMN = "quantity"
+FILTER_VALUE = 42
+PREDICATE = f"{FILTER_COLUMN} = {FILTER_VALUE}"
 # Columns that some files lack entirely (besides the ones that appear in later months).
 SOMETIMES_MISSING = ("city", "rating")
 
@@ -80,8 +87,9 @@ def column_type(c: Column, fmt: str) -> str:
 
 
 def ddl(fmt: str) -> str:
-    """The schema as a Spark DDL string, in canonical (aligned) column order."""
-    return ", ".join(f"{c.name} {column_type(c, fmt).upper()}" for c in columns(fmt))
+    """The schema as a Spark DDL string, in canonical (aligned) column order. Types keep their case: the
+    names of a struct's fields are in them, and JSON fields are matched by exact name."""
+    return ", ".join(f"{c.name} {column_type(c, fmt)}" for c in columns(fmt))
 
 
 def month_index(year: int, month: int) -> int:

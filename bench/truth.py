@@ -6,8 +6,10 @@ truth.json has one section per format (`csv`, `json`):
     non_null: per column, the number of rows with a value (a file lacking the column counts none)
     sums: per numeric column, the sum of its non-null values (doubles are generated as integers over a
           power of ten, so sums_scaled holds them exactly)
+    chars: the total length in characters of the column Q2 measures
     distinct: distinct counts of the columns the queries count
     dir0: rows per year directory; dir0_filename: rows per (year directory, file name)
+    filtered: the rows the selective filter (Q6) keeps: its predicate, rows, non_null, sums_scaled, sums
 """
 
 from __future__ import annotations
@@ -21,10 +23,18 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from bench.schema import DISTINCT_COLUMN, SUM_COLUMN, column_type, columns
+from bench.schema import (
+    DISTINCT_COLUMN,
+    LENGTH_COLUMN,
+    PREDICATE,
+    SUM_COLUMN,
+    Column,
+    column_type,
+    columns,
+)
 
 if TYPE_CHECKING:
-    from bench.gen import FileStats
+    from bench.gen import Counts, FileStats
 
 Truth = dict[str, Any]
 Answer = dict[str, Any]
@@ -39,39 +49,46 @@ def build_truth(stats: Iterable[FileStats], **meta: Any) -> Truth:
         by_fmt.setdefault(s.fmt, []).append(s)
     for fmt, files in sorted(by_fmt.items()):
         files.sort(key=lambda s: s.rel)
-        cols = [c for c in columns(fmt) if any(c.name in s.non_null for s in files)]
-        non_null: Counter[str] = Counter()
-        scaled: Counter[str] = Counter()
+        cols = [c for c in columns(fmt) if any(c.name in s.counts.non_null for s in files)]
         dir0: Counter[str] = Counter()
         dir0_filename: Counter[str] = Counter()
         for s in files:
-            non_null.update(s.non_null)
-            scaled.update(s.sums)
-            dir0[f"{s.year:04d}"] += s.rows
-            dir0_filename[f"{s.year:04d}/{s.rel.rsplit('/', 1)[1]}"] += s.rows
+            dir0[f"{s.year:04d}"] += s.counts.rows
+            dir0_filename[f"{s.year:04d}/{s.rel.rsplit('/', 1)[1]}"] += s.counts.rows
         users = np.unique(np.concatenate([s.users for s in files]))
         section: dict[str, Any] = {
             "files": len(files),
-            "rows": sum(s.rows for s in files),
             "bytes": sum(s.bytes for s in files),
             "columns": [c.name for c in cols],
             "types": {c.name: column_type(c, fmt) for c in cols},
-            "non_null": {c.name: non_null[c.name] for c in cols},
-            "sums_scaled": {c.name: [scaled[c.name], c.scale] for c in cols if c.numeric},
-            "sums": {
-                c.name: scaled[c.name] / c.scale if c.scale != 1 else scaled[c.name]
-                for c in cols
-                if c.numeric
-            },
+            **_totals(cols, [s.counts for s in files]),
+            "chars": {LENGTH_COLUMN: sum(s.chars for s in files)},
             "distinct": {DISTINCT_COLUMN: len(users)},
             "dir0": dict(sorted(dir0.items())),
             "dir0_filename": dict(sorted(dir0_filename.items())),
             "header_orders": len({tuple(s.header) for s in files}),
+            "filtered": {"predicate": PREDICATE, **_totals(cols, [s.filtered for s in files])},
         }
         if fmt == "csv":
             section["aligned_bytes"] = sum(s.aligned_bytes for s in files)
         truth[fmt] = section
     return truth
+
+
+def _totals(cols: list[Column], files: list[Counts]) -> dict[str, Any]:
+    """rows, non_null, sums_scaled and sums over the files' counts."""
+    non_null: Counter[str] = Counter()
+    scaled: Counter[str] = Counter()
+    for f in files:
+        non_null.update(f.non_null)
+        scaled.update(f.sums)
+    numeric = [c for c in cols if c.numeric]
+    return {
+        "rows": sum(f.rows for f in files),
+        "non_null": {c.name: non_null[c.name] for c in cols},
+        "sums_scaled": {c.name: [scaled[c.name], c.scale] for c in numeric},
+        "sums": {c.name: scaled[c.name] / c.scale if c.scale != 1 else scaled[c.name] for c in numeric},
+    }
 
 
 def load(data_dir: Path) -> Truth:
@@ -88,6 +105,8 @@ def expected(truth: Truth, fmt: str, query: str, data: str = "") -> Answer:
     if query == "Q1":
         return {"rows": t["rows"]}
     if query == "Q2":
+        return {"sum": t["sums"][SUM_COLUMN], "length": t["chars"][LENGTH_COLUMN]}
+    if query == "Q2d":
         return {"sum": t["sums"][SUM_COLUMN], "distinct": t["distinct"][DISTINCT_COLUMN]}
     if query == "Q3":
         return {"rows": t["rows"], "non_null": t["non_null"], "sums": t["sums"]}
@@ -95,6 +114,9 @@ def expected(truth: Truth, fmt: str, query: str, data: str = "") -> Answer:
         return {"groups": t["dir0_filename"]}
     if query == "Q5":
         return {"columns": sorted(t["columns"])}
+    if query == "Q6":
+        f = t["filtered"]
+        return {"rows": f["rows"], "non_null": f["non_null"], "sums": f["sums"]}
     raise ValueError(query)
 
 

@@ -21,7 +21,7 @@ class Engine(ABC):
     name: str = ""
     fmt: str = "csv"  # the truth section its answers are checked against: csv or json
     data: str = "csv"  # the directory under the data root it reads: csv, csv_aligned or json
-    family: str = ""  # spark, spark-drill, duckdb, cat
+    family: str = ""  # spark, spark-drill, duckdb, polars, cat
     description: str = ""
 
     def __init__(self, data_root: Path, **settings: Any) -> None:
@@ -46,9 +46,10 @@ class Engine(ABC):
         """Releases what start() took."""
 
     def prepare(self) -> None:  # noqa: B027 (optional hook)
-        """Untimed: builds the relation Q1-Q4 read (for Spark, a DataFrame whose files are listed)."""
+        """Untimed: builds the relation Q1-Q4 and Q6 read (for Spark, a DataFrame whose files are listed)."""
 
-    # The queries. Each returns its answer (bench.truth.expected's shape), or raises NotApplicable.
+    # The queries. Each returns its answer (bench.truth.expected's shape), or raises NotApplicable. Q5's
+    # answer may add "types" (column -> type name, as the engine spells it): reported, not checked.
     def q0(self) -> Answer:
         raise NotApplicable("only cat measures Q0")
 
@@ -59,10 +60,14 @@ class Engine(ABC):
     def q2(self) -> Answer: ...
 
     @abstractmethod
-    def q3(self) -> Answer | None:
-        """Materialises every column; returns None when the answer comes from q3_check."""
+    def q2d(self) -> Answer: ...
 
-    def q3_check(self) -> Answer:
+    @abstractmethod
+    def q3(self) -> Answer | None:
+        """Materialises every column; returns None when the answer comes from check_answer."""
+
+    def check_answer(self, query: str) -> Answer:
+        """Untimed: the answer of a query whose timed form returned None (a noop write, Q3 and Q6)."""
         raise NotApplicable("no check")
 
     @abstractmethod
@@ -70,6 +75,10 @@ class Engine(ABC):
 
     @abstractmethod
     def q5(self) -> Answer: ...
+
+    @abstractmethod
+    def q6(self) -> Answer | None:
+        """Materialises every column of the records schema.PREDICATE keeps; None as for q3."""
 
     def run(self, query: str) -> Answer | None:
         result: Answer | None = getattr(self, query.lower())()

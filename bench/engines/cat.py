@@ -28,6 +28,9 @@ class Cat(Engine):
     def q2(self) -> Answer:
         raise NotApplicable("cat")
 
+    def q2d(self) -> Answer:
+        raise NotApplicable("cat")
+
     def q3(self) -> Answer:
         raise NotApplicable("cat")
 
@@ -35,6 +38,9 @@ class Cat(Engine):
         raise NotApplicable("cat")
 
     def q5(self) -> Answer:
+        raise NotApplicable("cat")
+
+    def q6(self) -> Answer:
         raise NotApplicable("cat")
 
 

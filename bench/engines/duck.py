@@ -2,7 +2,8 @@
 
 Every query re-binds the table function, so Q1-Q4 include DuckDB's per-file sniffing (its schema
 discovery); Q5 measures that alone. Q3 (all columns) is timed as the check query itself: count of every
-column and sums of the numeric ones, which makes DuckDB parse and convert every column.
+column and sums of the numeric ones, which makes DuckDB parse and convert every column; Q6 is the same
+query with the filter as its WHERE clause.
 """
 
 from __future__ import annotations
@@ -12,7 +13,14 @@ from typing import Any
 
 from bench.engines.base import Engine
 from bench.queries import DIR0_REGEX
-from bench.schema import DISTINCT_COLUMN, SUM_COLUMN, columns
+from bench.schema import (
+    DISTINCT_COLUMN,
+    FILTER_COLUMN,
+    FILTER_VALUE,
+    LENGTH_COLUMN,
+    SUM_COLUMN,
+    columns,
+)
 from bench.truth import Answer
 
 NUMERIC = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "DOUBLE", "FLOAT")
@@ -57,19 +65,38 @@ class DuckDb(Engine):
     def q1(self) -> Answer:
         return {"rows": self.sql(f"SELECT count(*) FROM {self.source()}")[0][0]}
 
+    def _narrow(self, key: str, column: str, aggregate: str) -> Answer:
+        """sum(SUM_COLUMN) and `aggregate` ("{}" the quoted column) of `column` (Q2, Q2d)."""
+        s, c = self._col(SUM_COLUMN), self._col(column)
+        if s is None or c is None:
+            return {"sum": None, key: None}
+        agg = aggregate.format(f'"{c}"')
+        row = self.sql(f"SELECT sum({self._numeric(s)}), {agg} FROM {self.source()}")[0]
+        return {"sum": row[0], key: row[1]}
+
     def q2(self) -> Answer:
-        s, d = self._col(SUM_COLUMN), self._col(DISTINCT_COLUMN)
-        if s is None or d is None:
-            return {"sum": None, "distinct": None}
-        row = self.sql(f'SELECT sum({self._numeric(s)}), count(DISTINCT "{d}") FROM {self.source()}')[0]
-        return {"sum": row[0], "distinct": row[1]}
+        return self._narrow("length", LENGTH_COLUMN, "sum(length({}))")  # length(): characters
+
+    def q2d(self) -> Answer:
+        return self._narrow("distinct", DISTINCT_COLUMN, "count(DISTINCT {})")
 
     def q3(self) -> Answer:
+        return self._column_stats("")
+
+    def q6(self) -> Answer:
+        f = self._col(FILTER_COLUMN)
+        if f is None:
+            raise ValueError(f"no column {FILTER_COLUMN}")
+        return self._column_stats(f"WHERE {self._numeric(f)} = {FILTER_VALUE}")
+
+    def _column_stats(self, where: str) -> Answer:
+        """Row count, non-null count of every column and sums of the numeric ones, of the rows `where`
+        keeps."""
         present = [(c, n) for c in columns(self.fmt) if (n := self._col(c.name)) is not None]
         numeric = [(c, n) for c, n in present if c.numeric]
         exprs = ["count(*)"] + [f'count("{n}")' for _, n in present]
         exprs += [f"sum({self._numeric(n)})" for _, n in numeric]
-        row = self.sql(f"SELECT {', '.join(exprs)} FROM {self.source()}")[0]
+        row = self.sql(f"SELECT {', '.join(exprs)} FROM {self.source()} {where}")[0]
         k = len(present)
         return {
             "rows": row[0],
@@ -85,8 +112,8 @@ class DuckDb(Engine):
         return {"groups": {f"{d}/{f}": n for d, f, n in rows}}
 
     def q5(self) -> Answer:
-        rows = self.sql(f"DESCRIBE SELECT * FROM {self.source()}")
-        return {"columns": sorted(r[0] for r in rows if r[0] != "filename")}
+        rows = [r for r in self.sql(f"DESCRIBE SELECT * FROM {self.source()}") if r[0] != "filename"]
+        return {"columns": sorted(r[0] for r in rows), "types": {r[0]: r[1] for r in rows}}
 
 
 class DuckDbCsv(DuckDb):

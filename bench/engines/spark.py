@@ -1,7 +1,7 @@
 """Spark engines: the built-in CSV and JSON readers (several configurations) and spark-drill.
 
-Each runs in its own process with one local[2] session. Q1-Q4 read one DataFrame built (and its files
-listed) once, untimed; Q5 builds a fresh one each run.
+Each runs in its own process with one local[2] session. Q1-Q4 and Q6 read one DataFrame built (and its
+files listed) once, untimed; Q5 builds a fresh one each run.
 """
 
 from __future__ import annotations
@@ -9,11 +9,20 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from bench.engines.base import Engine, NotApplicable, Unavailable
 from bench.queries import DIR0_REGEX
-from bench.schema import DISTINCT_COLUMN, SUM_COLUMN, columns, ddl
+from bench.schema import (
+    DISTINCT_COLUMN,
+    FILTER_COLUMN,
+    FILTER_VALUE,
+    LENGTH_COLUMN,
+    SUM_COLUMN,
+    columns,
+    ddl,
+)
 from bench.truth import Answer
 
 if TYPE_CHECKING:
@@ -114,30 +123,55 @@ class SparkEngine(Engine):
     def q1(self) -> Answer:
         return {"rows": self.df.count()}
 
+    def _narrow(self, key: str, column: str, aggregate: Callable[[Column], Column]) -> Answer:
+        """sum(SUM_COLUMN) and an aggregate of `column` (Q2, Q2d): {"sum": ..., key: ...}."""
+        from pyspark.sql import functions as F
+
+        s, c = self._col(SUM_COLUMN), self._col(column)
+        if s is None or c is None:
+            return {"sum": None, key: None}
+        row = self.df.agg(F.sum(self._numeric(s)), aggregate(F.col(f"`{c}`"))).first()
+        assert row is not None
+        return {"sum": row[0], key: row[1]}
+
     def q2(self) -> Answer:
         from pyspark.sql import functions as F
 
-        s, d = self._col(SUM_COLUMN), self._col(DISTINCT_COLUMN)
-        if s is None or d is None:
-            return {"sum": None, "distinct": None}
-        row = self.df.agg(F.sum(self._numeric(s)), F.countDistinct(F.col(f"`{d}`"))).first()
-        assert row is not None
-        return {"sum": row[0], "distinct": row[1]}
+        return self._narrow("length", LENGTH_COLUMN, lambda c: F.sum(F.length(c)))
+
+    def q2d(self) -> Answer:
+        from pyspark.sql import functions as F
+
+        return self._narrow("distinct", DISTINCT_COLUMN, F.countDistinct)
 
     def q3(self) -> Answer | None:
         self.df.write.format("noop").mode("overwrite").save()
         return None
 
-    def q3_check(self) -> Answer:
+    def _filtered(self) -> DataFrame:
+        """The records Q6 keeps. On a typed column the predicate is a plain comparison, a data filter Spark
+        pushes to the reader; on text (every column a string) it compares the text's value."""
+        name = self._col(FILTER_COLUMN)
+        if name is None:
+            raise ValueError(f"no column {FILTER_COLUMN}")
+        return self.df.filter(self._numeric(name) == FILTER_VALUE)
+
+    def q6(self) -> Answer | None:
+        self._filtered().write.format("noop").mode("overwrite").save()
+        return None
+
+    def check_answer(self, query: str) -> Answer:
+        """The row count, non-null counts and numeric sums of what Q3 or Q6 wrote."""
         from pyspark.sql import functions as F
 
+        df = self._filtered() if query == "Q6" else self.df
         cols = [(c, self._col(c.name)) for c in columns(self.fmt)]
         present = [(c, name) for c, name in cols if name is not None]
         exprs = [F.count(F.lit(1))]
         exprs += [F.count(self._present(name)) for _, name in present]
         numeric = [(c, name) for c, name in present if c.numeric]
         exprs += [F.sum(self._numeric(name)) for _, name in numeric]
-        row = self.df.agg(*exprs).first()
+        row = df.agg(*exprs).first()
         assert row is not None
         n = len(present)
         non_null = {c.name: row[1 + i] for i, (c, _) in enumerate(present)}
@@ -151,8 +185,12 @@ class SparkEngine(Engine):
     def q5(self) -> Answer:
         if self.explicit_schema and not self.discovery_options:
             raise NotApplicable("schema given")
-        names = self.reader(self.discovery_options, False).load(str(self.root)).columns
-        return {"columns": sorted(n for n in names if not PARTITION_COLUMN.fullmatch(n))}
+        schema = self.reader(self.discovery_options, False).load(str(self.root)).schema
+        fields = [f for f in schema.fields if not PARTITION_COLUMN.fullmatch(f.name)]
+        return {
+            "columns": sorted(f.name for f in fields),
+            "types": {f.name: f.dataType.simpleString() for f in fields},
+        }
 
 
 # ---------------------------------------------------------------------------------------------- built-in
@@ -207,10 +245,12 @@ class SparkJsonDefault(SparkEngine):
 
 
 class SparkJsonInfer(SparkEngine):
+    """Its Q5 (inference over every record) is what spark-drill-json's discovery is compared with."""
+
     name = "spark-json-infer"
     fmt = data = source = "json"
-    description = "inferred schema, recursiveFileLookup"
-    options: ClassVar[dict[str, str]] = RECURSIVE
+    description = "inferred schema (samplingRatio 1.0), recursiveFileLookup"
+    options: ClassVar[dict[str, str]] = {**RECURSIVE, "samplingRatio": "1.0"}
     discovery_options = options
 
 
@@ -280,6 +320,13 @@ class DrillCsv(Drill):
     discovery_options = options
 
 
+class DrillCsvInfer(Drill):
+    name = "spark-drill-csv-infer"
+    description = "header, inferTypes (types from a sample of each file)"
+    options: ClassVar[dict[str, str]] = {**HEADER, "inferTypes": "true"}
+    discovery_options = options
+
+
 class DrillCsvText(Drill):
     name = "spark-drill-csv-text"
     description = "header only: every column a string"
@@ -291,3 +338,11 @@ class DrillJson(Drill):
     name = "spark-drill-json"
     fmt = data = "json"
     description = "default options (types from the data)"
+
+
+class DrillJsonSchema(Drill):
+    name = "spark-drill-json-schema"
+    fmt = data = "json"
+    description = "providedSchema (DDL of all columns)"
+    options: ClassVar[dict[str, str]] = {"providedSchema": ddl("json")}
+    discovery_options = options
