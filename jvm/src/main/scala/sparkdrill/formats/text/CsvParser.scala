@@ -179,9 +179,8 @@ private[sparkdrill] final class CsvParser(
       fieldStart = false
       // Fast path: copy a run of plain bytes in one go.
       val runStart = pos
-      var p = pos
       val lim = limit
-      while (p < lim && !special(buf(p) & 0xff)) p += 1
+      val p = plainRunEnd(pos, lim)
       if (p > runStart) appendRange(runStart, p - runStart)
       pos = p
       if (p < lim) {
@@ -273,6 +272,16 @@ private[sparkdrill] final class CsvParser(
     false
   }
 
+  // Where a run of plain field bytes from `from` ends: at the delimiter or a line end. With the usual line
+  // ends a word at a time (most fields are a few bytes, found in one word); with a custom one, by table.
+  private def plainRunEnd(from: Int, lim: Int): Int =
+    if (auto) ByteSearch.indexOfAny(buf, from, lim, delimiterWord, lineFeedWord, carriageReturnWord)
+    else {
+      var p = from
+      while (p < lim && !special(buf(p) & 0xff)) p += 1
+      p
+    }
+
   // Bytes that end a run of plain field bytes, outside and inside quotes: one table load per byte.
   private val special: Array[Boolean] = table(Seq(delimiter & 0xff, '\n', '\r', lineEnd0))
   private val quotedSpecial: Array[Boolean] = table(Seq(quote, escape, '\n', '\r', lineEnd0))
@@ -347,9 +356,10 @@ private[sparkdrill] final class CsvParser(
   private val plainA = ByteSearch.broadcast(if (quote >= 0) quote else plainLineEnds._1)
   private val plainB = ByteSearch.broadcast(plainLineEnds._1)
   private val plainC = ByteSearch.broadcast(plainLineEnds._2)
-  private val quotedA = ByteSearch.broadcast(quote)
-  private val quotedB = ByteSearch.broadcast('\n')
-  private val quotedC = ByteSearch.broadcast('\r')
+  private val quoteWord = ByteSearch.broadcast(quote)
+  private val lineFeedWord = ByteSearch.broadcast('\n')
+  private val carriageReturnWord = ByteSearch.broadcast('\r')
+  private val delimiterWord = ByteSearch.broadcast(delimiter)
   private val fastSkip = lineEnd1 < 0 && (quote < 0 || escape == quote)
 
   private def skipPlainRecord(): Boolean = {
@@ -374,7 +384,7 @@ private[sparkdrill] final class CsvParser(
       if (before == delim) { // a quote that opens a field: find the quote that closes it
         var open = true
         while (open) {
-          p = ByteSearch.indexOfAny(buf, p, lim, quotedA, quotedB, quotedC)
+          p = ByteSearch.indexOfAny(buf, p, lim, quoteWord, lineFeedWord, carriageReturnWord)
           if (p + 1 >= lim || (buf(p) & 0xff) != quote) return false
           val after = buf(p + 1) & 0xff
           if (after == quote) p += 2 // an escaped quote
