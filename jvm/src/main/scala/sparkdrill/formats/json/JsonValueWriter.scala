@@ -99,15 +99,16 @@ private[sparkdrill] final class JsonValueWriter(
     w.orNull
   }
 
-  // The members of each row or struct writer in the order the last object had them. Records of a file
-  // mostly repeat one order, so the next name is first compared in place with the expected one (Jackson's
-  // `nextFieldName(SerializableString)` matches the raw bytes): no symbol-table lookup, no map lookup.
+  // The members of each row or struct writer in the order they were first seen. Records of a file mostly
+  // repeat one order, so the next name is first compared in place with the one after the member just read
+  // (Jackson's `nextFieldName(SerializableString)` matches the raw bytes): no symbol-table or map lookup.
+  // A member a record leaves out costs one lookup, which puts the expectation back in step.
   private val orders = new java.util.IdentityHashMap[TupleWriter, MemberOrder]()
 
   private def orderOf(tuple: TupleWriter): MemberOrder = {
     var order = orders.get(tuple)
     if (order == null) {
-      order = new MemberOrder
+      order = new MemberOrder(name => writerFor(tuple, name))
       orders.put(tuple, order)
     }
     order
@@ -116,26 +117,29 @@ private[sparkdrill] final class JsonValueWriter(
   /** Writes the members of the object whose START_OBJECT the parser is on. */
   def writeObject(tuple: TupleWriter, parser: JsonParser, path: String, topLevel: Boolean): Unit = {
     val order = orderOf(tuple)
-    var k = 0
+    var expected = 0
     while (true) {
       var name: String = null
       var member: ColumnWriter = null
-      if (k < order.size && parser.nextFieldName(order.names(k))) {
-        name = order.keys(k)
-        member = order.writers(k)
+      if (expected < order.size && parser.nextFieldName(order.names(expected))) {
+        name = order.keys(expected)
+        member = order.writers(expected)
+        expected += 1
       } else {
-        if (k >= order.size) parser.nextToken()
+        if (expected >= order.size) parser.nextToken()
         if (parser.currentToken() != JsonToken.FIELD_NAME) return
         name = parser.currentName()
-        member = writerFor(tuple, name)
-        order.put(k, name, member)
+        val slot = order.slotOf(name)
+        if (slot >= 0) {
+          member = order.writers(slot)
+          expected = slot + 1
+        } else member = writerFor(tuple, name)
       }
       parser.nextToken()
       if (member != null)
         write(member, parser, if (path.isEmpty) member.field.name else s"$path.${member.field.name}")
       else if (topLevel && name.trim.nonEmpty) unknown(name.trim, parser)
       else parser.skipChildren()
-      k += 1
     }
   }
 
@@ -285,27 +289,35 @@ private[sparkdrill] final class JsonValueWriter(
   }
 }
 
-/** Member names of an object in the order last seen, with their writers (null: no column), as
-  * [[JsonValueWriter.writeObject]] expects them. Past `MaxMembers` (an object used as a map of many keys)
-  * new names are looked up but not remembered.
+/** The member names of a row or struct writer in the order first seen, with their writers (null: no
+  * column), as [[JsonValueWriter.writeObject]] expects them. Past `MaxMembers` (an object used as a map of
+  * many keys) new names are looked up each time, not remembered.
   */
-private final class MemberOrder {
+private final class MemberOrder(writerOf: String => ColumnWriter) {
   var keys = new Array[String](8)
   var names = new Array[SerializedString](8)
   var writers = new Array[ColumnWriter](8)
   var size = 0
+  private val slots = new java.util.HashMap[String, Integer]()
 
-  def put(k: Int, key: String, writer: ColumnWriter): Unit = {
-    if (k >= MemberOrder.MaxMembers) return
-    if (k == keys.length) {
-      keys = java.util.Arrays.copyOf(keys, k * 2)
-      names = java.util.Arrays.copyOf(names, k * 2)
-      writers = java.util.Arrays.copyOf(writers, k * 2)
+  /** The slot of a member name, added when new; -1 when the order is full. */
+  def slotOf(key: String): Int = {
+    val known = slots.get(key)
+    if (known != null) known
+    else if (size >= MemberOrder.MaxMembers) -1
+    else {
+      if (size == keys.length) {
+        keys = java.util.Arrays.copyOf(keys, size * 2)
+        names = java.util.Arrays.copyOf(names, size * 2)
+        writers = java.util.Arrays.copyOf(writers, size * 2)
+      }
+      keys(size) = key
+      names(size) = new SerializedString(key)
+      writers(size) = writerOf(key)
+      slots.put(key, size)
+      size += 1
+      size - 1
     }
-    keys(k) = key
-    names(k) = new SerializedString(key)
-    writers(k) = writer
-    if (k >= size) size = k + 1
   }
 }
 
