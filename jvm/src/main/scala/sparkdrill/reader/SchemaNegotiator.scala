@@ -52,4 +52,14 @@ trait SchemaNegotiator {
 
   /** Counts a value the reader had to drop (an extra field with nowhere to go). */
   def countDropped(n: Long): Unit
+
+  /** Predicates Spark pushed on the table's own scalar columns (never while discovering). A reader may judge
+    * each record on these columns first and convert the others only for records that may pass (late
+    * materialization); [[RowFilter.forRead]] binds it, or says when the reader must not. Spark checks every
+    * predicate again after the scan, so a reader that ignores it is still right, only slower.
+    */
+  def rowFilter: Option[RowFilter] = None
+
+  /** Counts records the row filter rejected before the reader converted them. */
+  def countFiltered(n: Long): Unit = ()
 }

@@ -3,7 +3,7 @@ package sparkdrill.scan
 import org.apache.spark.sql.types.StructType
 
 import sparkdrill.loader.{ProjectionFilter, ResultSetLoader}
-import sparkdrill.reader.{ErrorContext, FileInput, ReaderOptions, SchemaNegotiator}
+import sparkdrill.reader.{ErrorContext, FileInput, ReaderOptions, RowFilter, SchemaNegotiator}
 
 /** The scan's side of a format reader's negotiation for one file. In execution the loader is the task's own
   * (shared by all its files); in discovery a fresh one is made from what the reader declares.
@@ -20,11 +20,13 @@ private[sparkdrill] final class FileNegotiator(
     override val tableSchema: Option[StructType] = None,
     override val byPosition: Boolean = false,
     elements: Map[String, Seq[Int]] = Map.empty,
-    fills: Map[String, Any] = Map.empty
+    fills: Map[String, Any] = Map.empty,
+    override val rowFilter: Option[RowFilter] = None
 ) extends SchemaNegotiator {
   private var loader: ResultSetLoader = _
   private var declared: StructType = _
   var dropped: Long = 0L
+  var filtered: Long = 0L
 
   val errorContext: ErrorContext = ErrorContext(displayPath)
 
@@ -44,4 +46,6 @@ private[sparkdrill] final class FileNegotiator(
   def readerSchema: Option[StructType] = Option(declared)
 
   def countDropped(n: Long): Unit = dropped += n
+
+  override def countFiltered(n: Long): Unit = filtered += n
 }

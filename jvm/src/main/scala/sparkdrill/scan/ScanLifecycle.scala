@@ -28,6 +28,8 @@ private[sparkdrill] final class ScanLifecycle(spec: ScanSpec, tasks: Array[FileT
   var rowsRead: Long = 0L
   var batchesRead: Long = 0L
   var droppedValues: Long = 0L
+  // Records the readers' row filter rejected before converting them (Spark's filter would drop them too).
+  var rowsFiltered: Long = 0L
   var bytesRead: Long = 0L
   // Files gone between planning and reading, skipped under ignoreMissingFiles.
   var filesSkipped: Long = 0L
@@ -105,7 +107,8 @@ private[sparkdrill] final class ScanLifecycle(spec: ScanSpec, tasks: Array[FileT
       tableSchema = Some(spec.tableSchema),
       byPosition = spec.positionalSchema.isDefined,
       elements = spec.requestedElements,
-      fills = spec.fills
+      fills = spec.fills,
+      rowFilter = spec.rowFilter
     )
     try reader = FormatRegistry.named(file.format).newReader(negotiator)
     catch {
@@ -157,7 +160,10 @@ private[sparkdrill] final class ScanLifecycle(spec: ScanSpec, tasks: Array[FileT
   }
 
   private def closeFile(): Unit = {
-    if (negotiator != null) droppedValues += negotiator.dropped
+    if (negotiator != null) {
+      droppedValues += negotiator.dropped
+      rowsFiltered += negotiator.filtered
+    }
     if (input != null) bytesRead += input.bytesRead
     try if (reader != null) reader.close()
     finally {

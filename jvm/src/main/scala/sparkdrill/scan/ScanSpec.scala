@@ -3,7 +3,7 @@ package sparkdrill.scan
 import org.apache.spark.sql.types.{DataType, StructType}
 
 import sparkdrill.loader.{LoaderOptions, ProjectionFilter}
-import sparkdrill.reader.{ReaderOptions, RecordColumns}
+import sparkdrill.reader.{ReaderOptions, RecordColumns, RowFilter}
 
 /** Where one output column's values come from in a task. */
 private[sparkdrill] sealed trait OutputSource extends Product with Serializable
@@ -46,6 +46,8 @@ private[sparkdrill] final case class FileTask(
   * @param positionalSchema the table columns in field order, when files bind them by position
   * @param tableSchema every table column of the scan (a value outside it has nowhere to go)
   * @param rowLimit a pushed `LIMIT`: each task stops reading once it has this many rows
+  * @param rowFilter pushed predicates on table columns that readers judge records by before converting the
+  *   other columns (Spark checks them again after the scan)
   */
 private[sparkdrill] final case class ScanSpec(
     outputSchema: StructType,
@@ -58,7 +60,8 @@ private[sparkdrill] final case class ScanSpec(
     loaderOptions: LoaderOptions,
     positionalSchema: Option[StructType],
     tableSchema: StructType,
-    rowLimit: Long = Long.MaxValue
+    rowLimit: Long = Long.MaxValue,
+    rowFilter: Option[RowFilter] = None
 ) {
 
   /** Whether readers write `_line` or `_offset` (which need the file read from its start). */

@@ -9,7 +9,7 @@ import org.apache.hadoop.io.compress.{CompressionCodecFactory, SplittableCompres
 import org.apache.spark.sql.types.{StructField, StructType}
 
 import sparkdrill.projection.{ColumnParser, Projection, ProjectionParser, SparkProjection}
-import sparkdrill.reader.{CommonOptions, ReaderOptions}
+import sparkdrill.reader.{CommonOptions, ReaderOptions, RowFilter}
 import sparkdrill.scan.cache.{CachedDiscovery, DiscoveryStats}
 import sparkdrill.scan.schema._
 
@@ -42,19 +42,38 @@ private[sparkdrill] final class TableScan private (
   def fileColumn(name: String): Option[FilePredicate.Column] =
     resolved.perFileColumn(name).map { case (parser, column) => FilePredicate.Column(parser, column) }
 
+  /** The table column Spark's top-level column `name` stands for, when readers can judge pushed predicates
+    * on it ([[RowFilter]]): a column the files hold (not the corrupt-record or rescued-data column, which
+    * readers fill themselves), of a type the filter compares, and whole in the table's schema (not narrowed
+    * by the `project` option). A data column wins over a per-file column of the same name, as everywhere.
+    */
+  def rowFilterColumn(name: String): Option[StructField] =
+    resolved.table.find(name).map(_._1).filter(c => rowFilterable(c, name)).map(_.field)
+
+  private def rowFilterable(c: ScanColumn, name: String): Boolean = {
+    // The corrupt-record and rescued-data columns, also when a provided or defined schema names them.
+    val readers = Seq(CommonOptions.CorruptRecordColumn, CommonOptions.RescuedDataColumn)
+    val filledByReaders =
+      c.origin == ColumnOrigin.Reader || readers.flatMap(options.get(_)).exists(_.equalsIgnoreCase(c.name))
+    val whole = schema.fields.exists(f => f.name.equalsIgnoreCase(name) && f.dataType == c.dataType)
+    !filledByReaders && whole && RowFilter.compares(c.dataType)
+  }
+
   /** Plans one query: the columns Spark requires (`requiredSchema`, metadata columns marked by Spark), the
-    * file predicates it pushed, and a row limit; files are pruned, cut into ranges and packed into tasks.
+    * file predicates it pushed, a row limit, and the row filter readers judge records by; files are pruned,
+    * cut into ranges and packed into tasks.
     */
   def plan(
       required: StructType,
       predicates: Seq[FilePredicate],
       rowLimit: Long,
-      splits: SplitPlanner.Settings
+      splits: SplitPlanner.Settings,
+      rowFilter: Option[RowFilter] = None
   ): QueryPlan = {
     val started = System.nanoTime()
     val kept = files.indices.filter(i => FilePredicate.keeps(predicates, files(i)))
     val plan = resolved.plan(SparkProjection.fromRequiredSchema(required))
-    val spec = specOf(required, plan).copy(rowLimit = rowLimit)
+    val spec = specOf(required, plan).copy(rowLimit = rowLimit, rowFilter = rowFilter)
     val keptFiles = kept.map(files)
     val tasks = SplitPlanner.plan(keptFiles, kept.map(fileSchemas), splittable(spec), splits)
     // Column parsers run here, on the driver, once per column for all kept files; executors get values.

@@ -24,6 +24,8 @@ final class RowsReadMetric extends DrillSumMetric(DrillMetrics.RowsRead, "rows r
 final class BatchesMetric extends DrillSumMetric(DrillMetrics.Batches, "batches")
 final class OverflowRowsMetric extends DrillSumMetric(DrillMetrics.OverflowRows, "rows moved by overflow")
 final class DroppedValuesMetric extends DrillSumMetric(DrillMetrics.DroppedValues, "values dropped")
+final class RowsFilteredMetric
+    extends DrillSumMetric(DrillMetrics.RowsFiltered, "rows rejected by pushed filters before conversion")
 
 object DrillMetrics {
   val FilesRead = "filesRead"
@@ -35,6 +37,7 @@ object DrillMetrics {
   val Batches = "batches"
   val OverflowRows = "overflowRows"
   val DroppedValues = "droppedValues"
+  val RowsFiltered = "rowsFiltered"
 
   def supported: Array[CustomMetric] = Array(
     new FilesReadMetric,
@@ -45,7 +48,8 @@ object DrillMetrics {
     new RowsReadMetric,
     new BatchesMetric,
     new OverflowRowsMetric,
-    new DroppedValuesMetric
+    new DroppedValuesMetric,
+    new RowsFilteredMetric
   )
 
   def task(metricName: String, metricValue: Long): CustomTaskMetric = new CustomTaskMetric {

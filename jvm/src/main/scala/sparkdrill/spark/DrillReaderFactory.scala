@@ -46,6 +46,7 @@ private[sparkdrill] final class DrillPartitionReader(lifecycle: ScanLifecycle)
     DrillMetrics.task(DrillMetrics.RowsRead, lifecycle.rowsRead),
     DrillMetrics.task(DrillMetrics.Batches, lifecycle.batchesRead),
     DrillMetrics.task(DrillMetrics.OverflowRows, lifecycle.overflowRows),
-    DrillMetrics.task(DrillMetrics.DroppedValues, lifecycle.droppedValues)
+    DrillMetrics.task(DrillMetrics.DroppedValues, lifecycle.droppedValues),
+    DrillMetrics.task(DrillMetrics.RowsFiltered, lifecycle.rowsFiltered)
   )
 }

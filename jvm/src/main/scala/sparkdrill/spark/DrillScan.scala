@@ -18,9 +18,17 @@ import org.apache.spark.util.SerializableConfiguration
 
 import sparkdrill.scan.{QueryPlan, TableScan}
 
-/** One query's scan as Spark sees it: the plan the scan layer made, handed over as input partitions. */
-private[sparkdrill] final class DrillScan(table: TableScan, plan: QueryPlan, pushedFilters: Seq[String])
-    extends Scan
+/** One query's scan as Spark sees it: the plan the scan layer made, handed over as input partitions.
+  *
+  * @param fileFilters the pushed predicates that prune files at planning
+  * @param rowFilters the pushed predicates readers judge records by before converting them
+  */
+private[sparkdrill] final class DrillScan(
+    table: TableScan,
+    plan: QueryPlan,
+    fileFilters: Seq[String],
+    rowFilters: Seq[String] = Nil
+) extends Scan
     with Batch
     with SupportsReportStatistics {
 
@@ -28,9 +36,10 @@ private[sparkdrill] final class DrillScan(table: TableScan, plan: QueryPlan, pus
 
   override def description(): String = {
     val limit = if (plan.spec.rowLimit == Long.MaxValue) "" else s", limit=${plan.spec.rowLimit}"
+    val rows = if (rowFilters.isEmpty) "" else s", rowFilters=[${rowFilters.mkString(", ")}]"
     s"DrillScan[paths=[${table.paths.mkString(", ")}], formats=[${plan.files.map(_.format).distinct.mkString(", ")}], " +
       s"files=${plan.files.size} of ${table.files.size}, columns=[${readSchema().fieldNames.mkString(", ")}], " +
-      s"pushedFilters=[${pushedFilters.mkString(", ")}]$limit]"
+      s"pushedFilters=[${(fileFilters ++ rowFilters).mkString(", ")}]$rows$limit]"
   }
 
   // Without this Spark plans the input partitions twice while planning.

@@ -11,12 +11,15 @@ import org.apache.spark.sql.connector.read.{
 }
 import org.apache.spark.sql.types.StructType
 
+import sparkdrill.reader.RowFilter
 import sparkdrill.scan.FilePredicate
 
 /** One query's scan. Spark pushes predicates, then a limit, then the columns it needs, then builds.
   *
-  * Predicates on per-file columns (`dirN`, `filename`, ...) prune whole files at planning; every predicate is
-  * still handed back to Spark, which evaluates it after the scan, so pruning can never change an answer.
+  * Predicates on per-file columns (`dirN`, `filename`, ...) prune whole files at planning; those on the
+  * table's own scalar columns become a row filter that readers judge each record by before converting its
+  * other columns. Every predicate is still handed back to Spark, which evaluates it after the scan, so
+  * neither can change an answer.
   */
 private[sparkdrill] final class DrillScanBuilder(table: DrillTable)
     extends ScanBuilder
@@ -24,18 +27,21 @@ private[sparkdrill] final class DrillScanBuilder(table: DrillTable)
     with SupportsPushDownV2Filters
     with SupportsPushDownLimit {
   private val translator = new PredicateTranslator(table.scan)
+  private val rowTranslator = new RowPredicateTranslator(table.scan)
   private var required: StructType = table.schema()
   private var fileFilters: Seq[(Predicate, FilePredicate)] = Nil
+  private var rowFilters: Seq[(Predicate, RowFilter)] = Nil
   private var limit: Long = Long.MaxValue
 
   override def pruneColumns(requiredSchema: StructType): Unit = required = requiredSchema
 
   override def pushPredicates(predicates: Array[Predicate]): Array[Predicate] = {
     fileFilters = predicates.toSeq.flatMap(p => translator.translate(p).map(p -> _))
+    rowFilters = predicates.toSeq.flatMap(p => rowTranslator.translate(p).map(p -> _))
     predicates
   }
 
-  override def pushedPredicates(): Array[Predicate] = fileFilters.map(_._1).toArray
+  override def pushedPredicates(): Array[Predicate] = (fileFilters.map(_._1) ++ rowFilters.map(_._1)).toArray
 
   override def pushLimit(n: Int): Boolean = {
     limit = n.toLong
@@ -47,7 +53,8 @@ private[sparkdrill] final class DrillScanBuilder(table: DrillTable)
 
   override def build(): Scan = {
     val settings = SessionContext.splitSettings(SparkSession.active)
-    val plan = table.scan.plan(required, fileFilters.map(_._2), limit, settings)
-    new DrillScan(table.scan, plan, fileFilters.map(_._1.toString))
+    val rowFilter = RowFilter.all(rowFilters.map(_._2))
+    val plan = table.scan.plan(required, fileFilters.map(_._2), limit, settings, rowFilter)
+    new DrillScan(table.scan, plan, fileFilters.map(_._1.toString), rowFilters.map(_._1.toString))
   }
 }

@@ -3,6 +3,8 @@ package sparkdrill.formats.json
 import java.nio.charset.StandardCharsets
 import java.util.Locale
 
+import scala.collection.mutable.ArrayBuffer
+
 import com.fasterxml.jackson.core.{JsonParseException, JsonParser, JsonProcessingException, JsonToken}
 import com.fasterxml.jackson.databind.ObjectMapper
 import com.fasterxml.jackson.databind.node.ObjectNode
@@ -11,15 +13,17 @@ import org.apache.spark.sql.types.StructType
 import sparkdrill.reader.{
   BadRecords,
   BatchReader,
+  BoundRowFilter,
   CommonOptions,
   Fills,
   ParseMode,
   RecordColumns,
+  RowFilter,
   SchemaNegotiator,
   SchemaSampler,
   TypeLattice
 }
-import sparkdrill.loader.{ColumnWriter, RowWriter}
+import sparkdrill.loader.{ColumnWriter, RowWriter, TupleWriter}
 
 /** Reads one JSON file into the loader: each top-level object is a row; keys are trimmed and matched to
   * columns case-insensitively. Any other top-level value is a row of the column `value` (SPEC 2). While
@@ -33,6 +37,9 @@ import sparkdrill.loader.{ColumnWriter, RowWriter}
   * Bad input follows `mode` (SPEC 6): a value that cannot become its column's type is null in that column
   * (PERMISSIVE), drops the record, or fails the query; broken JSON makes the record malformed, and reading
   * goes on at the next line. Keys no column has are counted as dropped, or kept in the rescued-data column.
+  *
+  * With a pushed row filter, a record that fails it is not saved, and a bad value in its other columns is
+  * not reported. Members come in any order (and a key may repeat), so the record is still read whole.
   */
 private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
     extends BatchReader
@@ -96,6 +103,13 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
 
   private val loader = if (discovering) null else negotiator.build(negotiator.definedSchema.get)
   private val writer: RowWriter = if (loader == null) null else loader.writer
+  // Late materialization (issue 15): the filter's columns are written through capturing writers (`row` hands
+  // them out); null when off (see RowFilter.forRead).
+  private val rowFilter: BoundRowFilter =
+    if (writer == null) null else RowFilter.forRead(negotiator, writer).orNull
+  private val row: TupleWriter = if (rowFilter == null) writer else rowFilter.view(writer)
+  // Bad values in columns other than the filter's, kept until the record is known to pass the filter.
+  private val deferred = ArrayBuffer.empty[JsonConversionError]
   private val values =
     new JsonValueWriter(
       CommonOptions.zone(options),
@@ -109,7 +123,7 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
   private val bad = new BadRecords(options, writer)
   private val rescuedWriter = find(options.get(CommonOptions.RescuedDataColumn))
   private val valueWriter: ColumnWriter =
-    if (writer == null) null else writer.find(JsonFormat.ValueColumn).orNull
+    if (writer == null) null else row.find(JsonFormat.ValueColumn).orNull
   // Keys of the table (every file's columns): a key outside it has nowhere to go; one inside is just not read.
   private val tableKeys: Set[String] =
     negotiator.tableSchema.map(_.fieldNames.map(_.toLowerCase(Locale.ROOT)).toSet).getOrElse(Set.empty)
@@ -122,7 +136,7 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
         if (f.nullable) None
         else
           for {
-            w <- writer.find(f.name).filter(_.isProjected); v <- negotiator.fill(f.name)
+            w <- row.find(f.name).filter(_.isProjected); v <- negotiator.fill(f.name)
           } yield w -> Fills.writer(f, v)
       }
   private var badValue = false
@@ -136,8 +150,16 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
       negotiator.countDropped(1)
       p.skipChildren()
     }
-  // The record is parsed to its end either way; whether it is kept is decided then (readRecord).
+  // The record is parsed to its end either way; whether it is kept is decided then (readRecord). With a row
+  // filter, a bad value outside the filter's columns waits until the record is known to pass.
   values.onError = (w, e) => {
+    if (rowFilter != null && !rowFilter.captures(w)) deferred += e
+    else judge(e)
+    w.setNull()
+  }
+
+  /** Applies the mode to a value of the current record that cannot be converted. */
+  private def judge(e: JsonConversionError): Unit = {
     bad.badValue(
       errors.error(
         s"cannot convert the JSON value to ${e.dataType.simpleString}",
@@ -149,7 +171,6 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
       )
     )
     badValue = true
-    w.setNull()
   }
 
   /** A parser of the tape from stream offset `offset` (where the tape stands), with `baseOffset` to match. */
@@ -254,14 +275,27 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
     writeImplicit()
     rescued = null
     badValue = false
+    if (rowFilter != null) {
+      rowFilter.reset()
+      deferred.clear()
+    }
     fills.foreach { case (w, fill) => fill(w) } // the record may overwrite them
     if (parser.currentToken() == JsonToken.START_OBJECT)
-      values.writeObject(writer, parser, "", topLevel = true)
+      values.writeObject(row, parser, "", topLevel = true)
     else if (valueWriter != null) values.write(valueWriter, parser, valueWriter.field.name)
     else values.unknown(JsonFormat.ValueColumn, parser) // a `value` the schema lacks: dropped or rescued
     // Jackson reads a string lazily: finished here, a broken one is this record's error even when no column
     // reads it. Left unread, it failed at the next token, between records, as a second record.
     if (parser.currentToken() == JsonToken.VALUE_STRING) parser.finishToken()
+    if (rowFilter != null) {
+      // Rejected: not saved, as DROPMALFORMED leaves a row (the next start() discards it); its other columns'
+      // bad values are not reported.
+      if (!rowFilter.passes()) {
+        negotiator.countFiltered(1)
+        return true
+      }
+      deferred.foreach(judge)
+    }
     if (badValue) {
       if (mode == ParseMode.DropMalformed) return true // not saved: the next start() overwrites it
       bad.keepRaw(recordText(recordEnd))

@@ -4,7 +4,16 @@ import java.util.Locale
 
 import org.apache.spark.sql.types.{ArrayType, StringType, StructField, StructType}
 
-import sparkdrill.reader.{BadRecords, BatchReader, CommonOptions, ParseMode, RecordColumns, SchemaNegotiator}
+import sparkdrill.reader.{
+  BadRecords,
+  BatchReader,
+  BoundRowFilter,
+  CommonOptions,
+  ParseMode,
+  RecordColumns,
+  RowFilter,
+  SchemaNegotiator
+}
 import sparkdrill.loader.{ColumnWriter, RowWriter}
 
 /** Reads one delimited text file (or split) into the loader. With `header=true` each file is read by its own
@@ -12,7 +21,8 @@ import sparkdrill.loader.{ColumnWriter, RowWriter}
   * bind by position to the file schema the scan hands over (a provided schema).
   *
   * Only projected columns are converted; a record with an unclosed quote is malformed and an unconvertible
-  * value is an error in its column, both handled per `mode` (SPEC 6).
+  * value is an error in its column, both handled per `mode` (SPEC 6). With a pushed row filter, the filter's
+  * columns are converted first, and the others only for records that may pass it.
   */
 private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, settings: CsvSettings)
     extends BatchReader {
@@ -39,7 +49,20 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
   private val readerSchema: StructType = readSchema()
   private val loader = negotiator.build(readerSchema)
   private val writer: RowWriter = loader.writer
+  // Late materialization (issue 15): only for fields bound to columns (by header or position), and only for
+  // columns this file has; null when off (see RowFilter.forRead for the other conditions).
+  private val rowFilter: BoundRowFilter =
+    if (!settings.header && !positional) null else RowFilter.forRead(negotiator, writer, hasField).orNull
+  private def hasField(name: String): Boolean = readerSchema.fieldNames.exists(_.equalsIgnoreCase(name))
   private val converters: Array[TextConverter] = bindFields()
+  // The fields of the filter's columns, converted first; `others` are the rest (null at a filter field).
+  private val filterFields: Array[Int] =
+    if (rowFilter == null) Array.emptyIntArray
+    else converters.indices.filter(i => converters(i) != null && filtered(converters(i))).toArray
+  private def filtered(c: TextConverter): Boolean = rowFilter.captures(c.writer)
+  private val others: Array[TextConverter] =
+    if (filterFields.isEmpty) converters
+    else converters.indices.map(i => if (filterFields.contains(i)) null else converters(i)).toArray
   private val columnsWriter: ColumnWriter =
     if (settings.header || positional) null
     else writer.find(TextBatchReader.ColumnsName).filter(_.isProjected).orNull
@@ -143,7 +166,10 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
       val s = conversionSettings
       readerSchema.fields.map { f =>
         writer.find(f.name) match {
-          case Some(w) if CommonOptions.converts(w, options) => TextConverter(w, s, negotiator.fill(f.name))
+          case Some(w) if CommonOptions.converts(w, options) =>
+            // A filter column is written through its capturing writer, which the filter reads.
+            val through = if (rowFilter == null) w else rowFilter.wrap(w)
+            TextConverter(through, s, negotiator.fill(f.name))
           case _ => null
         }
       }
@@ -196,7 +222,7 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
     writeImplicit()
     if (anyConverted) {
       if (columnsWriter != null) writeColumnsArray()
-      else if (!writeFields()) return // dropped
+      else if (!writeFields()) return // dropped or rejected
     }
     writer.save()
   }
@@ -219,15 +245,36 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
       parser.rawRecord
     )(writeImplicit())
 
-  /** Writes the fields; false when the record was dropped (DROPMALFORMED). */
+  /** Writes the fields; false when the record was dropped (DROPMALFORMED, or rejected by the row filter). */
   private def writeFields(): Boolean = {
     val n = parser.fieldCount
     val bound = converters.length
     val bytes = parser.bytes
-    var i = 0
     var badValue = false
+    if (rowFilter != null) {
+      // The filter's fields first, a short row's missing ones included. A record that fails the filter is not
+      // converted further, so a bad value in its other fields is never seen (as for an unprojected column).
+      // Its row is left unsaved, as DROPMALFORMED leaves one: the next start() discards it.
+      rowFilter.reset()
+      var k = 0
+      while (k < filterFields.length) {
+        val f = filterFields(k)
+        val c = converters(f)
+        if (f >= n) c.writeMissing()
+        else if (!c.writeField(bytes, parser.start(f), parser.fieldLength(f), parser.quoted(f))) {
+          if (!conversionFailed(f)) return false
+          badValue = true
+        }
+        k += 1
+      }
+      if (!rowFilter.passes()) {
+        negotiator.countFiltered(1)
+        return false
+      }
+    }
+    var i = 0
     while (i < n && i < bound) {
-      val c = converters(i)
+      val c = others(i)
       if (c != null && !c.writeField(bytes, parser.start(i), parser.fieldLength(i), parser.quoted(i))) {
         if (!conversionFailed(i)) return false
         badValue = true
@@ -235,7 +282,7 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
       i += 1
     }
     while (i < bound) { // a short row: the fields it lacks
-      val c = converters(i)
+      val c = others(i)
       if (c != null) c.writeMissing()
       i += 1
     }
