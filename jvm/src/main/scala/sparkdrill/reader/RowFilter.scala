@@ -34,32 +34,41 @@ private[sparkdrill] object RowFilter {
 
     /** The operator with its operands swapped: `5 < x` is `x > 5`. */
     def flipped: Op
+
+    /** The operator of `NOT (a op b)`: the same under SQL's three values (a null stays null). */
+    def negated: Op
   }
 
   object Op {
     case object Equal extends Op("=") {
       def holds(c: Int): Boolean = c == 0
       def flipped: Op = Equal
+      def negated: Op = NotEqual
     }
     case object NotEqual extends Op("<>") {
       def holds(c: Int): Boolean = c != 0
       def flipped: Op = NotEqual
+      def negated: Op = Equal
     }
     case object Less extends Op("<") {
       def holds(c: Int): Boolean = c < 0
       def flipped: Op = Greater
+      def negated: Op = GreaterOrEqual
     }
     case object LessOrEqual extends Op("<=") {
       def holds(c: Int): Boolean = c <= 0
       def flipped: Op = GreaterOrEqual
+      def negated: Op = Greater
     }
     case object Greater extends Op(">") {
       def holds(c: Int): Boolean = c > 0
       def flipped: Op = Less
+      def negated: Op = LessOrEqual
     }
     case object GreaterOrEqual extends Op(">=") {
       def holds(c: Int): Boolean = c >= 0
       def flipped: Op = LessOrEqual
+      def negated: Op = Less
     }
 
     val all: Seq[Op] = Seq(Equal, NotEqual, Less, LessOrEqual, Greater, GreaterOrEqual)

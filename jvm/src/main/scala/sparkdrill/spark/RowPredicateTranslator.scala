@@ -3,7 +3,7 @@ package sparkdrill.spark
 import java.util.Locale
 
 import org.apache.spark.sql.connector.expressions.{Expression, Literal, NamedReference}
-import org.apache.spark.sql.connector.expressions.filter.{And => SparkAnd, Predicate}
+import org.apache.spark.sql.connector.expressions.filter.{And => SparkAnd, Not => SparkNot, Predicate}
 import org.apache.spark.sql.types.DataType
 import org.apache.spark.unsafe.types.UTF8String
 
@@ -13,7 +13,7 @@ import sparkdrill.scan.TableScan
 /** Turns Spark's pushed predicates into a [[RowFilter]] that readers judge records by before converting
   * them, when they only compare the table's own scalar columns ([[TableScan.rowFilterColumn]]) with literals
   * of the column's type: `=`, `<>`, `<`, `<=`, `>`, `>=`, `IN`, `IS NULL`, `IS NOT NULL`, `STARTS_WITH`, and
-  * `AND` of those. Anything else (`OR`, `NOT`, casts, nested fields, per-file columns, another type's
+  * `AND` of those, and `NOT` of a comparison or a null test. Anything else (`OR`, other `NOT`s, casts, nested fields, per-file columns, another type's
   * literal) is left alone (`None`): Spark evaluates every predicate after the scan in any case.
   */
 private[sparkdrill] final class RowPredicateTranslator(table: TableScan) {
@@ -22,6 +22,13 @@ private[sparkdrill] final class RowPredicateTranslator(table: TableScan) {
   def translate(p: Predicate): Option[RowFilter] = p match {
     case a: SparkAnd =>
       for { l <- translate(a.left()); r <- translate(a.right()) } yield And(Seq(l, r))
+    // Spark writes `a != b` as NOT (a = b).
+    case n: SparkNot =>
+      translate(n.child()).collect {
+        case Compare(c, op, v) => Compare(c, op.negated, v)
+        case IsNull(c) => IsNotNull(c)
+        case IsNotNull(c) => IsNull(c)
+      }
     case _ =>
       val children = p.children().toSeq
       p.name() match {

@@ -83,13 +83,27 @@ class RowPredicateTranslatorSuite extends AnyFunSuite with TestFiles {
     assert(t.translate(both).contains(And(Seq(Compare("i", Greater, 1), IsNotNull("s")))))
   }
 
+  test("NOT of a comparison is the negated comparison (Spark writes != so); NOT of a null test flips it") {
+    val t = new RowPredicateTranslator(scan())
+    def not(q: Predicate) = t.translate(new SparkNot(q))
+    assert(not(p("=", ref("i"), lit(3, IntegerType))).contains(RowFilter.Compare("i", NotEqual, 3)))
+    assert(not(p("<>", ref("i"), lit(3, IntegerType))).contains(RowFilter.Compare("i", Equal, 3)))
+    assert(not(p("<", ref("i"), lit(3, IntegerType))).contains(RowFilter.Compare("i", GreaterOrEqual, 3)))
+    assert(not(p("<=", ref("i"), lit(3, IntegerType))).contains(RowFilter.Compare("i", Greater, 3)))
+    assert(not(p(">", ref("i"), lit(3, IntegerType))).contains(RowFilter.Compare("i", LessOrEqual, 3)))
+    assert(not(p(">=", ref("i"), lit(3, IntegerType))).contains(RowFilter.Compare("i", Less, 3)))
+    assert(not(p("IS_NULL", ref("i"))).contains(RowFilter.IsNotNull("i")))
+    assert(not(p("IS_NOT_NULL", ref("i"))).contains(RowFilter.IsNull("i")))
+  }
+
   test("anything else is left to Spark alone") {
     val table = scan()
     val t = new RowPredicateTranslator(table)
     val iGt1 = p(">", ref("i"), lit(1, IntegerType))
     val untranslated = Seq(
       new SparkOr(iGt1, p("IS_NULL", ref("i"))),
-      new SparkNot(iGt1),
+      new SparkNot(p("IN", ref("i"), lit(1, IntegerType))), // NOT IN: nulls in the list make it subtle
+      new SparkNot(new SparkOr(iGt1, iGt1)),
       new SparkAnd(iGt1, p(">", ref("i"), ref("l"))), // one side compares two columns
       p(">", new Cast(ref("i"), IntegerType, LongType), lit(1L, LongType)), // a cast
       p(">", ref("i"), lit(1L, LongType)), // a literal of another type
