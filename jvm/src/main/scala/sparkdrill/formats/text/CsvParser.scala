@@ -126,13 +126,7 @@ private[sparkdrill] final class CsvParser(
 
   /** Reads the next record, skipping blank lines and comment lines. Returns false at end of input. */
   def next(): Boolean = {
-    count = 0
-    length = 0
-    unterminatedQuote = false
-    quotedLineEnd = -1L
-    if (!skipBlankAndCommentLines()) return false
-    recordLine = line
-    recordOffset = position
+    if (!startRecord()) return false
     if (captureRaw) { rawLength = 0; rawMark = pos }
     readRecord()
     if (captureRaw) { saveRaw(pos); rawMark = -1 }
@@ -328,17 +322,25 @@ private[sparkdrill] final class CsvParser(
   /** Reads the next record's boundaries only (quotes respected, field bytes not kept): for `count(*)`. */
   def skipNext(): Boolean =
     if (captureRaw) skipping(next())
+    else if (!startRecord()) false
     else {
-      count = 0
-      length = 0
-      unterminatedQuote = false
-      quotedLineEnd = -1L
-      if (!skipBlankAndCommentLines()) return false
-      recordLine = line
-      recordOffset = position
       if (!skipPlainRecord()) skipping(readRecord())
       true
     }
+
+  /** Forgets the last record and moves to the next one's start, past blank and comment lines; false at the
+    * end of input.
+    */
+  private def startRecord(): Boolean = {
+    count = 0
+    length = 0
+    unterminatedQuote = false
+    quotedLineEnd = -1L
+    if (!skipBlankAndCommentLines()) return false
+    recordLine = line
+    recordOffset = position
+    true
+  }
 
   private def skipping[T](read: => T): T = {
     discard = true
