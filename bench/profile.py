@@ -20,13 +20,14 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from bench.engines import BY_NAME
 from bench.engines import spark as spark_engines
 
 
 def record(engine_name: str, query: str, data: Path, jar: str | None, runs: int, jfr: Path) -> list[float]:
-    """Runs the query `runs` times after one warm-up in a JVM that records to `jfr`; the timed runs' seconds."""
+    """Runs the query `runs` times after one warm-up in a JVM recording to `jfr`; the timed runs' seconds."""
     options = (
         f"-XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints "
         f"-XX:StartFlightRecording=filename={jfr},settings=profile"
@@ -43,8 +44,10 @@ def record(engine_name: str, query: str, data: Path, jar: str | None, runs: int,
             engine.run(query)
             times.append(time.perf_counter() - t)
         # The recording is dumped now: the JVM outlives the session until Python exits.
-        pid = engine.spark.sparkContext._jvm.java.lang.ProcessHandle.current().pid()  # type: ignore[attr-defined,union-attr]
-        subprocess.run(["jcmd", str(pid), "JFR.dump", "name=1", f"filename={jfr}"], check=True, capture_output=True)
+        jvm: Any = engine.spark.sparkContext._jvm  # type: ignore[attr-defined]
+        pid = jvm.java.lang.ProcessHandle.current().pid()
+        dump = ["jcmd", str(pid), "JFR.dump", "name=1", f"filename={jfr}"]
+        subprocess.run(dump, check=True, capture_output=True)
         return times
     finally:
         engine.stop()
@@ -64,7 +67,9 @@ def frames(jfr: Path) -> list[list[str]]:
         if "Executor task" not in thread:
             continue
         stack = event["values"]["stackTrace"]["frames"]
-        stacks.append([f"{f['method']['type']['name']}.{f['method']['name']}:{f['lineNumber']}" for f in stack])
+        stacks.append(
+            [f"{f['method']['type']['name']}.{f['method']['name']}:{f['lineNumber']}" for f in stack]
+        )
     return stacks
 
 
@@ -76,7 +81,7 @@ def summary(stacks: list[list[str]], top: int) -> str:
     total = len(stacks) or 1
     self_lines = collections.Counter(s[0] for s in stacks if s)
     self_methods = collections.Counter(method(s[0]) for s in stacks if s)
-    inclusive = collections.Counter()
+    inclusive: collections.Counter[str] = collections.Counter()
     for s in stacks:
         inclusive.update({method(f) for f in s if method(f).startswith("sparkdrill/")})
     lines = [f"{len(stacks)} samples of executor task threads"]
