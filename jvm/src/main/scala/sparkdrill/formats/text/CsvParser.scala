@@ -269,7 +269,7 @@ private[sparkdrill] final class CsvParser(
   // Where a run of plain field bytes from `from` ends: at the delimiter or a line end. With the usual line
   // ends a word at a time (most fields are a few bytes, found in one word); with a custom one, by table.
   private def plainRunEnd(from: Int, lim: Int): Int =
-    if (auto) ByteSearch.indexOfAny(buf, from, lim, delimiterWord, lineFeedWord, carriageReturnWord)
+    if (auto) words.fieldEnd(buf, from, lim)
     else {
       var p = from
       while (p < lim && !special(buf(p) & 0xff)) p += 1
@@ -349,53 +349,19 @@ private[sparkdrill] final class CsvParser(
     finally { discard = false; skipAll = false }
   }
 
-  // count(*)'s fast path, which finds a record's end a word at a time: it passes over unquoted text and over
-  // quoted fields that close right before a delimiter or a line end, with no line end or blank to judge
-  // inside or around them. Anything else (a quote after blanks, a line end in quotes, a quote followed by
-  // other text, the buffer's end) is left to readRecord from the record's start: false, nothing consumed.
-  // The bytes that stop the scan are, outside quotes, the quote and the line ends; inside, the quote, \n, \r.
-  private val plainLineEnds = if (auto) ('\n'.toInt, '\r'.toInt) else (lineEnd0, lineEnd0)
-  private val plainA = ByteSearch.broadcast(if (quote >= 0) quote else plainLineEnds._1)
-  private val plainB = ByteSearch.broadcast(plainLineEnds._1)
-  private val plainC = ByteSearch.broadcast(plainLineEnds._2)
-  private val quoteWord = ByteSearch.broadcast(quote)
-  private val lineFeedWord = ByteSearch.broadcast('\n')
-  private val carriageReturnWord = ByteSearch.broadcast('\r')
-  private val delimiterWord = ByteSearch.broadcast(delimiter)
+  // count(*)'s fast path, a record's end found a word at a time; a record it cannot judge is left to
+  // readRecord from the record's start (false, nothing consumed).
+  private val words = new WordScan(delimiter, quote, if (auto) -1 else lineEnd0)
   private val fastSkip = lineEnd1 < 0 && (quote < 0 || escape == quote)
 
   private def skipPlainRecord(): Boolean = {
     if (!fastSkip) return false
-    val start = pos
-    val lim = limit
-    val delim = delimiter & 0xff
-    var p = pos
-    while (true) {
-      p = ByteSearch.indexOfAny(buf, p, lim, plainA, plainB, plainC)
-      if (p >= lim) return false
-      val b = buf(p) & 0xff
-      if (b != quote) { // a line end
-        pos = p + 1
-        consumeLineEnd(b)
-        line += 1
-        return true
-      }
-      val before = if (p == start) delim else buf(p - 1) & 0xff
-      if (before == ' ' || before == '\t') return false
-      p += 1
-      if (before == delim) { // a quote that opens a field: find the quote that closes it
-        var open = true
-        while (open) {
-          p = ByteSearch.indexOfAny(buf, p, lim, quoteWord, lineFeedWord, carriageReturnWord)
-          if (p + 1 >= lim || (buf(p) & 0xff) != quote) return false
-          val after = buf(p + 1) & 0xff
-          if (after == quote) p += 2 // an escaped quote
-          else if (after == delim || isLineEndStart(after)) { p += 1; open = false }
-          else return false
-        }
-      } // else a quote inside an unquoted field is data
-    }
-    false
+    val end = words.recordEnd(buf, pos, limit)
+    if (end < 0) return false
+    pos = end + 1
+    consumeLineEnd(buf(end) & 0xff)
+    line += 1
+    true
   }
 
   private var discard = false

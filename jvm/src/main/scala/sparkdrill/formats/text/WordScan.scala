@@ -1,0 +1,57 @@
+package sparkdrill.formats.text
+
+/** The CSV parser's word-at-a-time scans (over [[ByteSearch]]) for the usual line ends (`\n`, `\r\n`, `\r`)
+  * or a one-byte line delimiter, with the quote doubled to escape it (the default) or quoting off.
+  *
+  * @param lineEnd the one-byte line delimiter; negative for the usual line ends
+  */
+private[text] final class WordScan(delimiter: Byte, quote: Int, lineEnd: Int) {
+  private val auto = lineEnd < 0
+  private val delim = delimiter & 0xff
+  private val delimiterWord = ByteSearch.broadcast(delimiter)
+  private val lineFeedWord = ByteSearch.broadcast('\n')
+  private val carriageReturnWord = ByteSearch.broadcast('\r')
+  private val quoteWord = ByteSearch.broadcast(quote)
+  // Outside quotes the scan stops at the quote and the line ends (a line end twice when there is one).
+  private val (endA, endB) = if (auto) ('\n'.toInt, '\r'.toInt) else (lineEnd, lineEnd)
+  private val plainA = ByteSearch.broadcast(if (quote >= 0) quote else endA)
+  private val plainB = ByteSearch.broadcast(endA)
+  private val plainC = ByteSearch.broadcast(endB)
+
+  private def isLineEnd(b: Int): Boolean = b == endA || b == endB
+
+  /** With the usual line ends: where a run of plain field bytes from `from` ends, at the delimiter or a line
+    * end (`lim` if neither comes first).
+    */
+  def fieldEnd(buf: Array[Byte], from: Int, lim: Int): Int =
+    ByteSearch.indexOfAny(buf, from, lim, delimiterWord, lineFeedWord, carriageReturnWord)
+
+  /** For count(*): the index of the line end that ends the record starting at `from`, when the record is
+    * unquoted text and quoted fields that close right before a delimiter or a line end, with no line end or
+    * blank to judge inside or around them. -1 for anything else (a quote after blanks, a line end in quotes,
+    * a quote followed by other text, the end of `lim`): the byte reader reads that record.
+    */
+  def recordEnd(buf: Array[Byte], from: Int, lim: Int): Int = {
+    var p = from
+    while (true) {
+      p = ByteSearch.indexOfAny(buf, p, lim, plainA, plainB, plainC)
+      if (p >= lim) return -1
+      if ((buf(p) & 0xff) != quote) return p // a line end
+      val before = if (p == from) delim else buf(p - 1) & 0xff
+      if (before == ' ' || before == '\t') return -1
+      p += 1
+      if (before == delim) { // a quote that opens a field: find the quote that closes it
+        var open = true
+        while (open) {
+          p = ByteSearch.indexOfAny(buf, p, lim, quoteWord, lineFeedWord, carriageReturnWord)
+          if (p + 1 >= lim || (buf(p) & 0xff) != quote) return -1
+          val after = buf(p + 1) & 0xff
+          if (after == quote) p += 2 // an escaped quote
+          else if (after == delim || isLineEnd(after)) { p += 1; open = false }
+          else return -1
+        }
+      } // else a quote inside an unquoted field is data
+    }
+    -1
+  }
+}
