@@ -192,19 +192,24 @@ def test_provided_schema_types(spark: SparkSession, tmp_path: Path) -> None:
 
 
 def test_keys_beyond_the_sample_are_counted_or_rescued(spark: SparkSession, tmp_path: Path) -> None:
-    write_files(tmp_path, {"r.json": '{"a": 1}\n{"a": 2, "extra": {"x": [1]}, "more": "m"}\n'})
+    # Three records repeat the unknown keys: after the first, members are matched by the order first seen,
+    # and each one is still counted or rescued, not skipped as a table column's would be.
+    extra = [f'{{"a": {n}, "extra": {{"x": [{n}]}}, "more": "m{n}"}}' for n in (2, 3, 4)]
+    write_files(tmp_path, {"r.json": "\n".join(['{"a": 1}', *extra]) + "\n"})
     plain = drill(spark, tmp_path, sampleRows="1")
-    assert rows(plain) == [(1,), (2,)]
-    assert scan_metrics(plain)["droppedValues"] == 2
+    assert rows(plain) == [(1,), (2,), (3,), (4,)]
+    assert scan_metrics(plain)["droppedValues"] == 6
+    assert plain.count() == 4
     kept = drill(spark, tmp_path, sampleRows="1", rescuedDataColumn="_rescued_data")
     got = sorted(kept.collect(), key=lambda r: r.a)
     assert got[0]._rescued_data is None
-    assert json.loads(got[1]._rescued_data) == {
-        "extra": {"x": [1]},
-        "more": "m",
-        "_file": f"{tmp_path}/r.json",
-        "_line": 2,
-    }
+    for n, row in zip((2, 3, 4), got[1:], strict=True):
+        assert json.loads(row._rescued_data) == {
+            "extra": {"x": [n]},
+            "more": f"m{n}",
+            "_file": f"{tmp_path}/r.json",
+            "_line": n,
+        }
 
 
 def test_a_column_another_file_has_is_not_dropped_when_not_selected(

@@ -141,8 +141,10 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
       }
   private var badValue = false
 
+  private def inTable(key: String): Boolean = tableKeys.contains(key.toLowerCase(Locale.ROOT))
+  values.skipsUnknown = inTable
   values.unknown = (key, p) =>
-    if (tableKeys.contains(key.toLowerCase(Locale.ROOT))) p.skipChildren()
+    if (inTable(key)) p.skipChildren()
     else if (rescuedWriter != null) {
       if (rescued == null) rescued = JsonBatchReader.mapper.createObjectNode()
       rescued.set(key, JsonBatchReader.mapper.readTree[com.fasterxml.jackson.databind.JsonNode](p))
