@@ -6,7 +6,7 @@ import bz2
 import gzip
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -136,16 +136,44 @@ def test_bzip2_is_split_by_block_and_gives_the_rows_of_a_whole_read(
         spark.conf.unset("spark.sql.files.maxPartitionBytes")
 
 
-def test_discovery_runs_as_a_spark_job_for_many_files(spark: SparkSession, tmp_path: Path) -> None:
-    write_files(tmp_path, {f"d{i % 5}/f{i:02d}.csv": f"k,c{i % 7}\n{i},v\n" for i in range(40)})
+def _jobs_while(spark: SparkSession, group: str, read: Callable[[], DataFrame]) -> tuple[DataFrame, int]:
+    """What `read` returns, and how many Spark jobs ran while it did."""
     sc = spark.sparkContext
-    sc.setJobGroup("discovery-test", "discovery")
+    sc.setJobGroup(group, "discovery")
     try:
-        parallel = drill(spark, str(tmp_path), discoveryParallelism="10")
-        assert len(sc.statusTracker().getJobIdsForGroup("discovery-test")) >= 1
+        df = read()
+        return df, len(sc.statusTracker().getJobIdsForGroup(group))
     finally:
-        sc.setJobGroup("after-discovery-test", "other")
+        sc.setJobGroup("after-" + group, "other")
+
+
+def test_discovery_of_many_local_files_runs_on_driver_threads(spark: SparkSession, tmp_path: Path) -> None:
+    # Local headers are read by a few driver threads: cheaper than a Spark job's tasks (issue 16).
+    write_files(tmp_path, {f"d{i % 5}/f{i:02d}.csv": f"k,c{i % 7}\n{i},v\n" for i in range(40)})
+    threads, jobs = _jobs_while(
+        spark, "local-discovery", lambda: drill(spark, str(tmp_path), discoveryParallelism="10")
+    )
+    assert jobs == 0
+    one_by_one = drill(spark, str(tmp_path), discoveryParallelism="1000")
+    assert threads.columns == one_by_one.columns
+    assert sorted(threads.columns) == sorted(["k", "dir0"] + [f"c{i}" for i in range(7)])
+    assert sorted(map(tuple, threads.collect())) == sorted(map(tuple, one_by_one.collect()))
+
+
+def test_discovery_runs_as_a_spark_job_off_the_local_file_system(spark: SparkSession, tmp_path: Path) -> None:
+    # `file:` as another file system than Hadoop's LocalFileSystem (its raw one, uncached): discovery is a
+    # Spark job, as for an object store, and finds the same schema.
+    write_files(tmp_path, {f"d{i % 5}/f{i:02d}.csv": f"k,c{i % 7}\n{i},v\n" for i in range(40)})
+    other_fs = {
+        "fs.file.impl": "org.apache.hadoop.fs.RawLocalFileSystem",
+        "fs.file.impl.disable.cache": "true",
+    }
+    parallel, jobs = _jobs_while(
+        spark,
+        "job-discovery",
+        lambda: drill(spark, str(tmp_path), discoveryParallelism="10", **other_fs),
+    )
+    assert jobs >= 1
     local = drill(spark, str(tmp_path), discoveryParallelism="1000")
     assert parallel.columns == local.columns
-    assert sorted(parallel.columns) == sorted(["k", "dir0"] + [f"c{i}" for i in range(7)])
     assert sorted(map(tuple, parallel.collect())) == sorted(map(tuple, local.collect()))

@@ -454,15 +454,25 @@ def test_multi_line_reads_files_whole(spark: SparkSession, tmp_path: Path, conf:
 
 
 def test_discovery_parallelism(spark: SparkSession, tmp_path: Path) -> None:
+    # Off Hadoop's LocalFileSystem (its raw one here), parallel discovery is a Spark job: from 2 files on
+    # with the keyword, not below the default of 32.
     write_files(tmp_path, {f"f{i}.csv": f"k\n{i}\n" for i in range(3)})
+    other_fs = {
+        "fs.file.impl": "org.apache.hadoop.fs.RawLocalFileSystem",
+        "fs.file.impl.disable.cache": "true",
+    }
     sc = spark.sparkContext
-    sc.setJobGroup("discovery-parallelism", "discovery")
-    try:
-        parallel = sd.read(spark, tmp_path, header=True, discovery_parallelism=2)
-        assert len(sc.statusTracker().getJobIdsForGroup("discovery-parallelism")) >= 1
-    finally:
-        sc.setJobGroup("after-discovery-parallelism", "other")
-    assert rows(parallel) == [("0",), ("1",), ("2",)]
+    for group, parallelism, jobs in (
+        ("discovery-parallelism-2", 2, True),
+        ("discovery-parallelism-default", None, False),
+    ):
+        sc.setJobGroup(group, "discovery")
+        try:
+            df = sd.read(spark, tmp_path, header=True, options=other_fs, discovery_parallelism=parallelism)
+            assert bool(sc.statusTracker().getJobIdsForGroup(group)) == jobs, parallelism
+        finally:
+            sc.setJobGroup("after-" + group, "other")
+        assert rows(df) == [("0",), ("1",), ("2",)]
 
 
 def test_batch_rows_batch_bytes_and_memory_mode_give_the_same_rows(

@@ -139,7 +139,8 @@ def read(
     multi_line : bool
         Read each text file whole, without byte-range splits.
     discovery_parallelism : int
-        From this many files on, discovery runs as a Spark job (default 32).
+        From this many files on, discovery runs in parallel (default 32): local files on a few driver
+        threads, files on other file systems as a Spark job.
     schema_cache : str
         A directory (``file:/tmp/cache``, ``s3a://bucket/cache``, any Hadoop file system) that keeps each
         file's discovered schema, so later sessions discover only new or changed files.

@@ -131,7 +131,7 @@ final case class OptionSpec[T](
     doc: String,
     aliases: Seq[String] = Nil
 ) {
-  def key: String = name.toLowerCase(Locale.ROOT)
+  val key: String = name.toLowerCase(Locale.ROOT)
 }
 
 object OptionSpec {

@@ -16,6 +16,25 @@ import sparkdrill.reader.ReaderOptions
   */
 private[sparkdrill] object FileLister {
 
+  /** A directory's entry, as listed: its full path as Hadoop spells it (`file:/data/a.csv`) and its name. */
+  final case class Listed(
+      path: String,
+      name: String,
+      isDirectory: Boolean,
+      length: Long,
+      modificationTime: Long
+  )
+
+  object Listed {
+    def apply(status: FileStatus): Listed = Listed(
+      status.getPath.toString,
+      status.getPath.getName,
+      status.isDirectory,
+      status.getLen,
+      status.getModificationTime
+    )
+  }
+
   def list(
       paths: Seq[String],
       conf: Configuration,
@@ -29,24 +48,37 @@ private[sparkdrill] object FileLister {
     val ignoreMissing = options(ScanOptions.IgnoreMissingFiles)
     val found = ArrayBuffer.empty[ScanFile]
 
-    def accept(status: FileStatus, root: Path): Unit = {
-      val name = status.getPath.getName
-      val time = status.getModificationTime
-      val wanted = !hidden(name) &&
-        nameFilter.forall(_.accept(status.getPath)) &&
+    // `dirs`: the directory names between the scan root and the file (the same for a directory's files).
+    def accept(entry: Listed, dirs: Array[String]): Unit = {
+      val time = entry.modificationTime
+      val wanted = !hidden(entry.name) &&
+        nameFilter.forall(_.accept(new Path(entry.path))) &&
         modifiedBefore.forall(time < _) &&
         modifiedAfter.forall(time > _)
-      if (wanted) FormatRegistry.forFile(name, formatOption).foreach { plugin =>
-        val dirs = relativeDirs(root, status.getPath.getParent)
-        found += ScanFile(status.getPath.toString, status.getLen, time, dirs, plugin.name)
+      if (wanted) FormatRegistry.forFile(entry.name, formatOption).foreach { plugin =>
+        found += ScanFile(entry.path, entry.length, time, dirs, plugin.name)
       }
     }
+    def acceptStatus(status: FileStatus, root: Path): Unit =
+      accept(Listed(status), relativeDirs(root, status.getPath.getParent))
 
-    def walk(dir: Path, root: Path): Unit = {
-      val fs = dir.getFileSystem(conf)
-      fs.listStatus(dir).sortBy(_.getPath.toString).foreach { status =>
-        if (status.isDirectory) { if (!hidden(status.getPath.getName)) walk(status.getPath, root) }
-        else accept(status, root)
+    // Directories (each with its scan root) level by level, a level's directories listed in parallel:
+    // listing is waiting (a request per directory on an object store, a stat per file locally).
+    def walk(dirs: Seq[(Path, Path)]): Unit = {
+      var level = dirs
+      while (level.nonEmpty) {
+        val listed = DriverThreads.map(level) { case (dir, _) =>
+          LocalFiles.list(dir, conf).getOrElse(dir.getFileSystem(conf).listStatus(dir).map(Listed(_)))
+        }
+        val below = ArrayBuffer.empty[(Path, Path)]
+        level.zip(listed).foreach { case ((dir, root), entries) =>
+          val dirs = relativeDirs(root, dir)
+          entries.foreach { entry =>
+            if (!entry.isDirectory) accept(entry, dirs)
+            else if (!hidden(entry.name)) below += new Path(entry.path) -> root
+          }
+        }
+        level = below.toSeq
       }
     }
 
@@ -60,7 +92,7 @@ private[sparkdrill] object FileLister {
           .getOrElse(Array.empty[FileStatus])
           .sortBy(_.getPath.toString)
           .foreach { status =>
-            if (status.isDirectory) walk(status.getPath, root) else accept(status, root)
+            if (status.isDirectory) walk(Seq(status.getPath -> root)) else acceptStatus(status, root)
           }
       } else {
         val status =
@@ -73,7 +105,7 @@ private[sparkdrill] object FileLister {
               ).initCause(e)
           }
         status.foreach { s =>
-          if (s.isDirectory) walk(s.getPath, s.getPath) else accept(s, s.getPath.getParent)
+          if (s.isDirectory) walk(Seq(s.getPath -> s.getPath)) else acceptStatus(s, s.getPath.getParent)
         }
       }
     }

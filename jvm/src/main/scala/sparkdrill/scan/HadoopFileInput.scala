@@ -3,10 +3,9 @@ package sparkdrill.scan
 import java.io.InputStream
 
 import org.apache.hadoop.conf.Configuration
-import org.apache.hadoop.fs.{FSDataInputStream, Path}
+import org.apache.hadoop.fs.Path
 import org.apache.hadoop.io.compress.{
   CodecPool,
-  CompressionCodecFactory,
   Decompressor,
   SplitCompressionInputStream,
   SplittableCompressionCodec
@@ -16,6 +15,8 @@ import sparkdrill.reader.{BlockRange, FileInput}
 
 /** A file, or a byte range of it, opened through Hadoop's FileSystem; decompressed when its suffix names a
   * Hadoop codec. The decompressor goes back to Hadoop's `CodecPool` on close (it may hold native memory).
+  * A local file read from its start is opened with the JDK when that reads the same bytes (see
+  * [[LocalFiles]]: a tenth of the cost, which is most of reading a small file).
   */
 private[sparkdrill] final class HadoopFileInput(
     val path: String,
@@ -24,7 +25,7 @@ private[sparkdrill] final class HadoopFileInput(
     conf: Configuration
 ) extends FileInput
     with AutoCloseable {
-  private var raw: FSDataInputStream = _
+  private var raw: InputStream = _
   private var stream: InputStream = _
   private var decompressor: Decompressor = _
   private var closed = false
@@ -32,7 +33,7 @@ private[sparkdrill] final class HadoopFileInput(
   /** Bytes handed to the reader (after decompression). */
   var bytesRead: Long = 0L
 
-  private lazy val codec = HadoopFileInput.codecs(conf).getCodec(new Path(path))
+  private lazy val codec = Codecs(conf).forFile(path)
 
   // A range of a splittable codec's file (bzip2) that is not the whole file: read block by block.
   private val blocks: BlockTracker =
@@ -45,23 +46,27 @@ private[sparkdrill] final class HadoopFileInput(
 
   def open(offset: Long): InputStream = {
     require(stream == null, s"$path is already open")
-    val p = new Path(path)
-    raw = p.getFileSystem(conf).open(p)
-    stream = if (codec == null) {
-      if (offset > 0) raw.seek(offset)
-      raw
-    } else if (blocks != null) {
-      require(offset == 0, s"$path: a bzip2 range is read from its first block")
-      decompressor = CodecPool.getDecompressor(codec)
-      val in = codec
-        .asInstanceOf[SplittableCompressionCodec]
-        .createInputStream(raw, decompressor, start, end, SplittableCompressionCodec.READ_MODE.BYBLOCK)
-      blocks.track(in)
-    } else {
-      require(offset == 0, s"$path is compressed: it can only be read from its start")
-      decompressor = CodecPool.getDecompressor(codec)
-      codec.createInputStream(raw, decompressor)
+    val direct = if (offset == 0 && blocks == null) LocalFiles.open(path, conf) else None
+    raw = direct.getOrElse {
+      val p = new Path(path)
+      val in = p.getFileSystem(conf).open(p)
+      if (codec == null && offset > 0) in.seek(offset)
+      in
     }
+    stream =
+      if (codec == null) raw
+      else if (blocks != null) {
+        require(offset == 0, s"$path: a bzip2 range is read from its first block")
+        decompressor = CodecPool.getDecompressor(codec)
+        val in = codec
+          .asInstanceOf[SplittableCompressionCodec]
+          .createInputStream(raw, decompressor, start, end, SplittableCompressionCodec.READ_MODE.BYBLOCK)
+        blocks.track(in)
+      } else {
+        require(offset == 0, s"$path is compressed: it can only be read from its start")
+        decompressor = CodecPool.getDecompressor(codec)
+        codec.createInputStream(raw, decompressor)
+      }
     new InputStream {
       def read(): Int = {
         val b = stream.read()
@@ -125,14 +130,4 @@ private final class BlockTracker(end: Long) extends BlockRange {
     }
     override def close(): Unit = in.close()
   }
-}
-
-private[sparkdrill] object HadoopFileInput {
-  // One factory per configuration, not per file: building one reads the codec list and loads classes
-  // (a fiftieth of discovering 100,000 small files).
-  private val factories =
-    java.util.Collections.synchronizedMap(new java.util.WeakHashMap[Configuration, CompressionCodecFactory]())
-
-  def codecs(conf: Configuration): CompressionCodecFactory =
-    factories.computeIfAbsent(conf, c => new CompressionCodecFactory(c))
 }

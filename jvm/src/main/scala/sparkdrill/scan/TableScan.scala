@@ -4,8 +4,7 @@ import java.time.ZoneId
 import java.util.Locale
 
 import org.apache.hadoop.conf.Configuration
-import org.apache.hadoop.fs.Path
-import org.apache.hadoop.io.compress.{CompressionCodecFactory, SplittableCompressionCodec}
+import org.apache.hadoop.io.compress.SplittableCompressionCodec
 import org.apache.spark.sql.types.{StructField, StructType}
 
 import sparkdrill.projection.{ColumnParser, Projection, ProjectionParser, SparkProjection}
@@ -136,11 +135,11 @@ private[sparkdrill] final class TableScan private (
       case c if !c.nullable => c.key -> c.fill.literal(c.dataType).value
     }.toMap
 
-  private lazy val codecs = new CompressionCodecFactory(hadoopConf)
+  private lazy val codecs = Codecs(hadoopConf)
 
   // bzip2 splits by block, but a range of it cannot tell the file's line numbers and offsets.
   private def splittable(spec: ScanSpec)(file: ScanFile): Boolean =
-    FormatRegistry.named(file.format).splittable(options) && (codecs.getCodec(new Path(file.path)) match {
+    FormatRegistry.named(file.format).splittable(options) && (codecs.forFile(file.path) match {
       case null => true
       case _: SplittableCompressionCodec => !spec.readsRecordPositions
       case _ => false

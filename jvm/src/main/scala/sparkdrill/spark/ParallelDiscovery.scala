@@ -10,28 +10,49 @@ import sparkdrill.scan.{ScanFile, ScanOptions, SchemaDiscovery}
 
 /** Runs the discovery pass as a Spark job when there are many files (option `discoveryParallelism`, the
   * file count from which a job is used), so that thousands of headers are read in parallel.
-  * Results come back in file order.
+  * Results come back in file order, each task's as its distinct schemas and an index per file: a tree's
+  * files share a few schemas, and 100,000 copies of them cost seconds to serialize and send.
   */
 private[spark] object ParallelDiscovery {
   def apply(session: SparkSession): SchemaDiscovery.Many =
     (files: IndexedSeq[ScanFile], options: ReaderOptions, conf: Configuration) => {
       val threshold = options(ScanOptions.DiscoveryParallelism)
       if (files.size < threshold) SchemaDiscovery.locally(files, options, conf)
+      else if (SchemaDiscovery.allLocal(files, conf)) SchemaDiscovery.onDriverThreads(files, options, conf)
       else {
         val sc = session.sparkContext
         val shared = sc.broadcast(new SerializableConfiguration(conf))
         try {
           val slices = math.max(1, math.min(files.size, sc.defaultParallelism * 4))
           sc.setJobDescription(s"spark-drill: discover the schemas of ${files.size} files")
-          val schemas = sc
+          val parts = sc
             .parallelize(files, slices)
-            .map(f => SchemaDiscovery.discover(f, options, shared.value.value))
+            .mapPartitions(part =>
+              Iterator(Distinct.of(part.map(SchemaDiscovery.discover(_, options, shared.value.value))))
+            )
             .collect()
-          schemas.toIndexedSeq: IndexedSeq[Option[StructType]]
+          parts.toIndexedSeq.flatMap(_.expand)
         } finally {
           sc.setJobDescription(null)
           shared.destroy()
         }
       }
     }
+}
+
+/** A task's schemas: the distinct ones, and for each file the index of its schema (-1: None). */
+private final case class Distinct(schemas: Array[StructType], indexes: Array[Int]) {
+  def expand: IndexedSeq[Option[StructType]] =
+    indexes.toIndexedSeq.map(i => if (i < 0) None else Some(schemas(i)))
+}
+
+private object Distinct {
+  def of(found: Iterator[Option[StructType]]): Distinct = {
+    val seen = scala.collection.mutable.LinkedHashMap.empty[StructType, Int]
+    val indexes = found.map {
+      case None => -1
+      case Some(s) => seen.getOrElseUpdate(s, seen.size)
+    }.toArray
+    Distinct(seen.keys.toArray, indexes)
+  }
 }
