@@ -6,12 +6,15 @@ number of small files, for spark-drill, Spark's CSV reader (with a schema, and w
 Each file is two lines (a header and a row) in one of 200 directories, with one of two header variants, as a
 new user's tree of small dumps. Every engine runs in a fresh process (a JVM of its own for Spark), so each
 figure is what a user sees from a cold start, except the rows marked "again", which reuse the session.
+spark-drill's figures are medians of `--runs` processes (a cold JVM's timings vary by a second or more on a
+shared 2-core machine); the others, minutes each at 100,000 files, run once.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -137,18 +140,32 @@ def phases(log: str) -> dict[str, list[int]]:
     return {name: [int(m) for m in re.findall(pattern, log)] for name, pattern in PHASES.items()}
 
 
-def measure(tree: Path, count: int) -> dict[str, object]:
-    with tempfile.TemporaryDirectory() as cache:
-        drill, log = run(SPARK_DRILL, str(tree), cache)
-        cached, _ = run(SPARK_DRILL_DIR_CACHE, str(tree), cache)
+def median_run(runs: int, script: str, tree: Path) -> tuple[dict[str, object], str]:
+    """`script` run `runs` times (each with a fresh cache directory, which a second script reads): each
+    figure's median, and the log of the run whose load() was the median one."""
+    results = []
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory() as cache:
+            drill, log = run(script, str(tree), cache)
+            cached, _ = run(SPARK_DRILL_DIR_CACHE, str(tree), cache)
+        results.append(({**drill, **cached}, log))
+    results.sort(key=lambda r: float(r[0]["load"]))  # type: ignore[arg-type]
+    middle, log = results[len(results) // 2]
+    merged = dict(middle)
+    for key, value in middle.items():
+        if isinstance(value, float):
+            merged[key] = statistics.median(float(r[0][key]) for r in results)  # type: ignore[arg-type]
+    return merged, log
+
+
+def measure(tree: Path, count: int, runs: int) -> dict[str, object]:
+    drill, log = median_run(runs, SPARK_DRILL, tree)
     spark, _ = run(SPARK_CSV, str(tree))
     try:
         duck, _ = run(DUCKDB, str(tree))
     except RuntimeError as e:  # at 100,000 files: more open files than the machine's hard limit
-        duck = {
-            "count_duckdb": "failed: " + str(e).strip().splitlines()[-3].split(": ", 1)[-1],
-            "rows": count,
-        }
+        error = next((line for line in str(e).splitlines() if "Error:" in line), str(e).strip())
+        duck = {"count_duckdb": "failed: " + error.split(": ")[-1], "rows": count}
     for name, rows in (
         ("spark-drill", drill["rows"]),
         ("Spark CSV", spark["rows"]),
@@ -158,7 +175,7 @@ def measure(tree: Path, count: int) -> dict[str, object]:
             raise AssertionError(f"{name} counted {rows} rows of {count} files")
     if drill["columns"] != ["id", "name", "extra", "dir0"]:
         raise AssertionError(f"spark-drill's columns: {drill['columns']}")
-    return {"files": count, **drill, **cached, **spark, **duck, "phases": phases(log)}
+    return {"files": count, **drill, **spark, **duck, "phases": phases(log)}
 
 
 def table(results: list[dict[str, object]]) -> str:
@@ -200,18 +217,20 @@ def main() -> None:
     parser.add_argument("--counts", default="1000,10000,100000")
     parser.add_argument("--data", default="bench/data/planning")
     parser.add_argument("--out", default=None)
+    parser.add_argument("--runs", type=int, default=3, help="spark-drill's runs (medians are reported)")
     args = parser.parse_args()
     results = []
     for count in (int(c) for c in args.counts.split(",")):
         t = time.monotonic()
         tree = generate(Path(args.data), count)
         print(f"{count} files ready in {time.monotonic() - t:.0f} s", file=sys.stderr)
-        results.append(measure(tree, count))
+        results.append(measure(tree, count, args.runs))
         print(json.dumps(results[-1]), file=sys.stderr)
     text = table(results)
     print(text)
     if args.out:
-        Path(args.out).write_text(f"Command: `python -m bench.planning --counts {args.counts}`\n\n{text}\n")
+        command = f"python -m bench.planning --counts {args.counts} --runs {args.runs}"
+        Path(args.out).write_text(f"Command: `{command}`\n\n{text}\n")
 
 
 if __name__ == "__main__":

@@ -56,7 +56,8 @@ def record(engine_name: str, query: str, data: Path, jar: str | None, runs: int,
 def frames(jfr: Path) -> list[list[str]]:
     """The stack of every execution sample of an executor task thread, innermost frame first."""
     out = subprocess.run(
-        ["jfr", "print", "--json", "--events", "jdk.ExecutionSample", str(jfr)],
+        # `jfr print` keeps five frames of a stack unless told: inclusive figures need them all.
+        ["jfr", "print", "--json", "--stack-depth", "64", "--events", "jdk.ExecutionSample", str(jfr)],
         check=True,
         capture_output=True,
         text=True,
