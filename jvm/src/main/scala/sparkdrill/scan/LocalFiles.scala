@@ -42,7 +42,7 @@ private[sparkdrill] object LocalFiles {
   def isLocal(path: String, conf: Configuration): Boolean =
     path.startsWith("file:/") && !path.startsWith("file://") && isHadoopLocal(conf)
 
-  /** The whole file's bytes, or None: open it through Hadoop. */
+  /** The file's bytes from its start, or None: open it through Hadoop. */
   def open(path: String, conf: Configuration): Option[InputStream] =
     local(path, conf).flatMap { file =>
       val name = file.getFileName
