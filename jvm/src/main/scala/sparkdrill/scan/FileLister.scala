@@ -62,8 +62,8 @@ private[sparkdrill] object FileLister {
     def acceptStatus(status: FileStatus, root: Path): Unit =
       accept(Listed(status), relativeDirs(root, status.getPath.getParent))
 
-    // Directories (each with its scan root) level by level, a level's directories listed in parallel:
-    // listing is waiting (a request per directory on an object store, a stat per file locally).
+    // Directories (each with its scan root) level by level, a level's directories listed in parallel (an
+    // object store's listing requests overlap; local ones are listed with the JDK, see LocalFiles).
     def walk(dirs: Seq[(Path, Path)]): Unit = {
       var level = dirs
       while (level.nonEmpty) {

@@ -8,10 +8,10 @@ import org.apache.spark.util.SerializableConfiguration
 import sparkdrill.reader.ReaderOptions
 import sparkdrill.scan.{ScanFile, ScanOptions, SchemaDiscovery}
 
-/** Runs the discovery pass as a Spark job when there are many files (option `discoveryParallelism`, the
-  * file count from which a job is used), so that thousands of headers are read in parallel.
-  * Results come back in file order, each task's as its distinct schemas and an index per file: a tree's
-  * files share a few schemas, and 100,000 copies of them cost seconds to serialize and send.
+/** Runs the discovery pass in parallel when there are many files (option `discoveryParallelism`, the file
+  * count from which it does): local files on the driver's planning threads, others as a Spark job, so
+  * that thousands of headers are read at once. Results come back in file order; a job's task sends its
+  * distinct schemas and an index per file (a tree's files share a few schemas), not a copy per file.
   */
 private[spark] object ParallelDiscovery {
   def apply(session: SparkSession): SchemaDiscovery.Many =
