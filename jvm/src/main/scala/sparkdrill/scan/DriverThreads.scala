@@ -39,7 +39,7 @@ private[sparkdrill] object DriverThreads {
         try Right(future.get())
         catch { case e: ExecutionException => Left(e.getCause) }
       }
-      results.collectFirst { case Left(e) => throw e }
-      results.map(_.toOption.get)
+      results.collectFirst { case Left(e) => e }.foreach(e => throw e)
+      results.collect { case Right(b) => b }
     }
 }

@@ -40,7 +40,7 @@ private[sparkdrill] object LocalFiles {
 
   /** Whether `path` is on the local file system as Hadoop's `LocalFileSystem` reads it. */
   def isLocal(path: String, conf: Configuration): Boolean =
-    path.startsWith("file:/") && !path.startsWith("file://") && isHadoopLocal(conf)
+    path.startsWith("file:/") && !path.startsWith("file://") && hadoopLocal(conf)
 
   /** The file's bytes from its start, or None: open it through Hadoop. */
   def open(path: String, conf: Configuration): Option[InputStream] =
@@ -108,6 +108,4 @@ private[sparkdrill] object LocalFiles {
   // authority (`file://host/...`) is left to Hadoop.
   private def local(path: String, conf: Configuration): Option[JPath] =
     if (isLocal(path, conf)) Some(Paths.get(path.substring("file:".length))) else None
-
-  private def isHadoopLocal(conf: Configuration): Boolean = hadoopLocal(conf)
 }
