@@ -72,7 +72,9 @@ def json_text(rows: list[dict[str, Any]]) -> str:
     return "".join(json.dumps({c: value(r[c]) for c in COLUMNS}, ensure_ascii=False) + "\n" for r in rows)
 
 
-RECORDS = records()
+# More than two of the JSON reader's windows of 1,024 records, so that a filter that keeps most records is
+# also read the one-pass way (JsonPrefilter): every case checks both ways give the same rows.
+RECORDS = records(2600)
 
 
 @pytest.fixture(params=["csv", "json"])
@@ -196,3 +198,18 @@ def test_a_bad_value_in_a_rejected_record_is_not_an_error(
     with pytest.raises(sd.ScanError) as validated:
         read(validate="all").where("id > 2").collect()
     assert validated.value.column == "score"
+
+
+def test_json_keys_without_a_column_are_counted_only_in_kept_records(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    # sampleRows=1: discovery sees the first record only, so the keys after it have no column.
+    lines = ['{"id": 0}', '{"id": 1, "extra": 1, "more": 2}', '{"id": 5, "extra": 3}', '{"id": 6}']
+    write_files(tmp_path, {"a.json": "\n".join(lines) + "\n"})
+    df = spark.read.format("drill").option("sampleRows", "1").load(str(tmp_path))
+    kept = df.where("id > 2")
+    assert [r.id for r in kept.collect()] == [5, 6]
+    metrics = scan_metrics(kept)
+    assert (metrics["rowsFiltered"], metrics["droppedValues"]) == (2, 1)
+    every = df.select("id")
+    assert len(every.collect()) == 4 and scan_metrics(every)["droppedValues"] == 3

@@ -61,6 +61,22 @@ private[sparkdrill] final class BoundRowFilter private[reader] (
     def addColumn(field: StructField): ColumnWriter = wrap(row.addColumn(field))
   }
 
+  /** The filter's columns alone, as a row of capturing writers: for a reader that reads a record once for the
+    * filter, leaving every other value unread (JSON, whose members come in any order).
+    */
+  val only: TupleWriter = new TupleWriter {
+    val schema: StructType = StructType(writers.map(_.field))
+    def size: Int = writers.length
+    def column(index: Int): ColumnWriter = writers(index)
+    def column(name: String): ColumnWriter = find(name).getOrElse {
+      throw new IllegalArgumentException(s"no filter column $name; they are ${columns.mkString(", ")}")
+    }
+    def find(name: String): Option[ColumnWriter] = writer(name)
+    def isProjected(name: String): Boolean = writer(name).isDefined
+    def addColumn(field: StructField): ColumnWriter =
+      throw new UnsupportedOperationException(s"the filter's columns are fixed; cannot add ${field.name}")
+  }
+
   /** A record starts: no filter column written yet. */
   def reset(): Unit = {
     var i = 0

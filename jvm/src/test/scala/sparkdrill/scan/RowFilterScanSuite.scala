@@ -23,6 +23,12 @@ class RowFilterScanSuite extends AnyFunSuite with TestFiles {
     * records the readers rejected.
     */
   private def read(filter: Option[RowFilter], options: (String, String)*): (Seq[Seq[Any]], Long) = {
+    val (rows, filtered, _) = readCounting(filter, options: _*)
+    (rows, filtered)
+  }
+
+  /** `read`, with the values the readers dropped (keys no column has) as well. */
+  private def readCounting(filter: Option[RowFilter], options: (String, String)*): (Seq[Seq[Any]], Long, Long) = {
     val p = ScanTestKit.open(Seq(root.toString), options)
     val query = p.plan(p.schema, Nil, Long.MaxValue, ScanTestKit.OneTask, filter)
     val schema = query.spec.outputSchema
@@ -36,7 +42,7 @@ class RowFilterScanSuite extends AnyFunSuite with TestFiles {
           rows += schema.fields.indices.map(i => value(row, i, schema(i).dataType))
         }
       }
-      (rows.toSeq, lifecycle.rowsFiltered)
+      (rows.toSeq, lifecycle.rowsFiltered, lifecycle.droppedValues)
     } finally lifecycle.close()
   }
 
@@ -56,6 +62,9 @@ class RowFilterScanSuite extends AnyFunSuite with TestFiles {
         case BooleanType => g.getBoolean(i)
         case StringType => g.getUTF8String(i).toString
         case _: ArrayType => g.getArray(i).numElements() // the headerless `columns` array: its size
+        case t: StructType =>
+          val s = g.getStruct(i, t.size)
+          t.fields.indices.map(j => value(s, j, t(j).dataType))
         case other => fail(s"type $other")
       }
 
@@ -215,5 +224,74 @@ class RowFilterScanSuite extends AnyFunSuite with TestFiles {
     val corrupt = json :+ ("columnNameOfCorruptRecord" -> "_bad")
     val (all, rejected) = read(Some(Compare("id", Greater, 2L)), corrupt: _*)
     assert(all.size == 3 && rejected == 0)
+  }
+
+  test("JSON: a record the filter's read keeps is read whole again, in any member order, nested and multi-line") {
+    val nested = Seq("providedSchema" -> "id BIGINT, score DOUBLE, d STRUCT<x: INT, ys: ARRAY<STRING>>, s STRING")
+    write(
+      "a.json" -> lines(
+        """{"s": "one", "id": 1, "d": {"ys": ["a"], "x": 1}, "score": 1.5}""",
+        """{"id": 5, "d": {"x": 2, "ys": []}, "s": "two"}""",
+        "{\n  \"d\": {\"x\": 3,\n  \"ys\": [\"b\", \"c\"]},\n  \"id\": 7, \"s\": \"x\\u00e9\"\n}",
+        """{"d": null, "score": 4.0, "id": 11}"""
+      ),
+      "b.json" -> """[{"id": 9, "score": 2.0}, {"id": 2, "s": "no"}]"""
+    )
+    val all = rows(IsNotNull("id"), nested: _*)
+    assert(all.map(_.head) == Seq(1L, 5L, 7L, 11L, 9L, 2L))
+    val kept = rows(Compare("id", Greater, 2L), nested: _*)
+    assert(kept == all.filter(_.head.asInstanceOf[Long] > 2L))
+    assert(kept(1) == r(7L, null, Seq(3, 2), "xé")) // the struct: its x and its array's size
+  }
+
+  test("JSON: keys no column has are counted in the records the filter keeps, not in those it rejects") {
+    // Discovery samples the first record: the keys after it have no column.
+    write("a.json" -> lines("""{"id": 0}""", """{"id": 1, "extra": 1, "more": 2}""", """{"id": 5, "extra": 3}"""))
+    val sampled = Seq("sampleRows" -> "1")
+    val (kept, rejected, dropped) = readCounting(Some(Compare("id", Greater, 2L)), sampled: _*)
+    assert(kept == Seq(r(5L)) && rejected == 2 && dropped == 1)
+    assert(readCounting(None, sampled: _*)._3 == 3)
+  }
+
+  test("JSON: a kept record that is only broken where the filter's read skipped fails as broken JSON") {
+    val bad = Array[Byte](0xff.toByte, 0xfe.toByte)
+    val text = (lines("""{"id": 1, "s": "ok"}""").getBytes("UTF-8") ++ """  {"id": 5, "s": """".getBytes("UTF-8") ++
+      bad ++ "\"}\n".getBytes("UTF-8") ++ lines("""{"id": 6, "s": "fine"}""").getBytes("UTF-8"))
+    java.nio.file.Files.write(root.resolve("a.json"), text)
+    val withS = Seq("providedSchema" -> "id BIGINT, s STRING")
+    val gt2 = Compare("id", Greater, 2L)
+    val e = failure(Some(gt2), withS :+ ("mode" -> "FAILFAST"): _*)
+    assert(e.line == 2 && e.getMessage.contains("malformed JSON") && e.getMessage.contains("line 2, column"), e)
+    assert(e.getMessage == failure(None, withS :+ ("mode" -> "FAILFAST"): _*).getMessage)
+    assert(rows(gt2, withS :+ ("mode" -> "DROPMALFORMED"): _*) == Seq(r(6L, "fine")))
+    assert(rows(gt2, withS: _*) == Seq(r(null, null), r(6L, "fine"))) // PERMISSIVE: a row of nulls
+  }
+
+  test("JSON: a kept record whose string is too long to decode, not to skip, is broken JSON on its line") {
+    // Jackson checks a string's length (20,000,000 characters at most) as it decodes it, not as it skips it:
+    // the filter's read passes the record, the whole read finds it broken.
+    val long = "x" * 20000001
+    write("a.json" -> lines("""{"id": 1, "s": "ok"}""", s"""{"id": 5, "s": "$long"}""", """{"id": 6, "s": "fine"}"""))
+    val withS = Seq("providedSchema" -> "id BIGINT, s STRING")
+    val gt2 = Compare("id", Greater, 2L)
+    val e = failure(Some(gt2), withS :+ ("mode" -> "FAILFAST"): _*)
+    assert(e.line == 2 && e.getMessage.contains("malformed JSON"), e.getMessage.take(300))
+    assert(e.getMessage.contains("String value length (20000001) exceeds"), e.getMessage.take(300))
+    assert(e.getMessage == failure(None, withS :+ ("mode" -> "FAILFAST"): _*).getMessage) // as one read tells it
+    assert(rows(gt2, withS :+ ("mode" -> "DROPMALFORMED"): _*) == Seq(r(6L, "fine")))
+    assert(rows(gt2, withS: _*) == Seq(r(null, null), r(6L, "fine"))) // PERMISSIVE: a row of nulls
+  }
+
+  test("JSON: the filter's read stops when most records pass and comes back when few do") {
+    // 3000 records that all pass, then 3000 of which one in a hundred does: the same rows either way.
+    val records = (1 to 6000).map { i =>
+      val id = if (i <= 3000 || i % 100 == 0) 10 + i else i % 3
+      s"""{"score": $i.5, "id": $id}"""
+    }
+    write("a.json" -> lines(records: _*))
+    val gt2 = Compare("id", Greater, 2L)
+    val (kept, rejected) = read(Some(gt2), json: _*)
+    assert(kept == rows(IsNotNull("id"), json: _*).filter(_.head.asInstanceOf[Long] > 2L))
+    assert(kept.size == 3030 && rejected == 2970)
   }
 }

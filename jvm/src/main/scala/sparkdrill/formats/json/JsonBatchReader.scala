@@ -38,8 +38,10 @@ import sparkdrill.loader.{ColumnWriter, RowWriter, TupleWriter}
   * (PERMISSIVE), drops the record, or fails the query; broken JSON makes the record malformed, and reading
   * goes on at the next line. Keys no column has are counted as dropped, or kept in the rescued-data column.
   *
-  * With a pushed row filter, a record that fails it is not saved, and a bad value in its other columns is
-  * not reported. Members come in any order (and a key may repeat), so the record is still read whole.
+  * With a pushed row filter, a record that fails it is not saved, and neither a bad value in its other
+  * columns nor its keys no column has are reported. Members come in any order (and a key may repeat), so
+  * a record is read for the filter's columns alone first, and read whole only when it may pass
+  * ([[JsonPrefilter]]).
   */
 private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
     extends BatchReader
@@ -72,6 +74,9 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
 
   private var recordOffset = 0L
   private var recordLine = 0L
+  // The current record is being read again from its bytes (JsonPrefilter): its parser's locations count
+  // from the record's start.
+  private var rereading = false
 
   // Discovery asks for the sample (sampledSchema) and reads no rows; a read has the scan's schema.
   private val discovering = negotiator.definedSchema.isEmpty
@@ -110,6 +115,11 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
   private val row: TupleWriter = if (rowFilter == null) writer else rowFilter.view(writer)
   // Bad values in columns other than the filter's, kept until the record is known to pass the filter.
   private val deferred = ArrayBuffer.empty[JsonConversionError]
+  // Keys of the current record no column has: counted once the filter keeps the record.
+  private var dropped = 0
+  private val prefilter: JsonPrefilter =
+    if (rowFilter == null) null
+    else new JsonPrefilter(rowFilter, new JsonValueWriter(CommonOptions.zone(options), JsonParsers.factory))
   private val values =
     new JsonValueWriter(
       CommonOptions.zone(options),
@@ -149,7 +159,7 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
       if (rescued == null) rescued = JsonBatchReader.mapper.createObjectNode()
       rescued.set(key, JsonBatchReader.mapper.readTree[com.fasterxml.jackson.databind.JsonNode](p))
     } else {
-      negotiator.countDropped(1)
+      dropped += 1
       p.skipChildren()
     }
   // The record is parsed to its end either way; whether it is kept is decided then (readRecord). With a row
@@ -277,27 +287,36 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
     writeImplicit()
     rescued = null
     badValue = false
+    dropped = 0
+    rereading = false
+    val isObject = parser.currentToken() == JsonToken.START_OBJECT
+    var source = parser
     if (rowFilter != null) {
+      if (isObject && prefilter.active) {
+        if (!prefilter.mayPass(parser)) {
+          prefilter.errors.foreach(judge) // what the filter read is reported, as in one read
+          return rejected()
+        }
+        source = reread()
+      }
       rowFilter.reset()
       deferred.clear()
     }
     fills.foreach { case (w, fill) => fill(w) } // the record may overwrite them
-    if (parser.currentToken() == JsonToken.START_OBJECT)
-      values.writeObject(row, parser, "", topLevel = true)
+    if (isObject)
+      try values.writeObject(row, source, "", topLevel = true)
+      catch { case e: JsonProcessingException if rereading => return brokenOnRereading(e) }
     else if (valueWriter != null) values.write(valueWriter, parser, valueWriter.field.name)
     else values.unknown(JsonFormat.ValueColumn, parser) // a `value` the schema lacks: dropped or rescued
     // Jackson reads a string lazily: finished here, a broken one is this record's error even when no column
     // reads it. Left unread, it failed at the next token, between records, as a second record.
     if (parser.currentToken() == JsonToken.VALUE_STRING) parser.finishToken()
     if (rowFilter != null) {
-      // Rejected: not saved, as DROPMALFORMED leaves a row (the next start() discards it); its other columns'
-      // bad values are not reported.
-      if (!rowFilter.passes()) {
-        negotiator.countFiltered(1)
-        return true
-      }
+      if (!rowFilter.passes()) return rejected()
+      if (prefilter != null) prefilter.judged(passed = true)
       deferred.foreach(judge)
     }
+    if (dropped > 0) negotiator.countDropped(dropped)
     if (badValue) {
       if (mode == ParseMode.DropMalformed) return true // not saved: the next start() overwrites it
       bad.keepRaw(recordText(recordEnd))
@@ -308,6 +327,32 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
       rescuedWriter.setString(CommonOptions.capText(rescued.toString, options))
     }
     writer.save()
+    true
+  }
+
+  // Rejected by the filter: not saved, as DROPMALFORMED leaves a row (the next start() discards it); its
+  // other columns' bad values and its unknown keys are not reported.
+  private def rejected(): Boolean = {
+    negotiator.countFiltered(1)
+    if (prefilter != null) prefilter.judged(passed = false)
+    true
+  }
+
+  /** A parser of the current record's bytes, which the reader has read to its end, on its START_OBJECT. */
+  private def reread(): JsonParser = {
+    val again = JsonParsers.factory.createParser(tape.slice(recordOffset, recordEnd))
+    again.nextToken()
+    rereading = true
+    again
+  }
+
+  /** Jackson skips some values without checking them all (a string's UTF-8): read again in full, a record
+    * that the filter's read passed may still be broken. It ends where the first read ended, so reading
+    * goes on there, past it: per mode, an error, a row of nulls with its text, or dropped.
+    */
+  private def brokenOnRereading(e: JsonProcessingException): Boolean = {
+    if (inRootArray) throw syntaxError(e)
+    bad.brokenRecord(syntaxError(e), recordText(recordEnd))(writeImplicit())
     true
   }
 
@@ -378,9 +423,10 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
   // Names the record that is broken (its first line and offset) and Jackson's reason.
   private def syntaxError(e: JsonProcessingException) = {
     toBrokenRecord()
-    // A limit (nesting depth, say) reports no location.
+    // A limit (nesting depth, say) reports no location; neither does a record read again from its bytes,
+    // whose parser counts from the record's start (the error names the record's line and offset anyway).
     val where =
-      Option(e.getLocation).map { loc =>
+      Option(e.getLocation).filter(_ => !rereading).map { loc =>
         val column = loc.getColumnNr - (if (loc.getLineNr == 1) lead else 0)
         s" at line ${baseLine + loc.getLineNr}, column $column"
       }
