@@ -283,3 +283,25 @@ def test_an_array_element_that_does_not_convert_is_named_by_index(
     with pytest.raises(sd.ScanError) as err:
         drill(spark, tmp_path, sampleRows="1", mode="FAILFAST").collect()
     assert (err.value.line, err.value.column, err.value.value) == (2, "n.list[1]", "x")
+
+
+@pytest.mark.parametrize(
+    ("record", "column"),
+    [
+        ('{"a": [{"x": 1}, {"x": 2}, {"x": "no"}]}', "a[2].x"),
+        ('{"m": {"k": [1], "j": [2, "no"]}}', "m{}[1]"),
+        ('{"d": {"e": {"f": "no"}}}', "d.e.f"),
+        ('{"a": {"x": "no"}}', "a[0].x"),  # an object where an array is: a one-element array
+        ('{"q": "no"}', "q"),
+    ],
+)
+def test_a_nested_value_that_does_not_convert_is_named_by_its_path(
+    spark: SparkSession, tmp_path: Path, record: str, column: str
+) -> None:
+    # The first record is good, so a path left over from it would show.
+    good = '{"a": [{"x": 1}], "m": {"k": [1]}, "d": {"e": {"f": 1}}, "q": 1}'
+    write_files(tmp_path, {"v.json": good + "\n" + record + "\n"})
+    schema = "a ARRAY<STRUCT<x: INT>>, m MAP<STRING, ARRAY<INT>>, d STRUCT<e: STRUCT<f: INT>>, q INT"
+    with pytest.raises(sd.ScanError) as err:
+        drill(spark, tmp_path, providedSchema=schema, mode="FAILFAST").collect()
+    assert (err.value.line, err.value.column, err.value.value) == (2, column, "no")

@@ -304,9 +304,9 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
     }
     fills.foreach { case (w, fill) => fill(w) } // the record may overwrite them
     if (isObject)
-      try values.writeObject(row, source, "", topLevel = true)
+      try values.writeRecord(row, source)
       catch { case e: JsonProcessingException if rereading => return brokenOnRereading(e) }
-    else if (valueWriter != null) values.write(valueWriter, parser, valueWriter.field.name)
+    else if (valueWriter != null) values.writeColumn(valueWriter, parser)
     else values.unknown(JsonFormat.ValueColumn, parser) // a `value` the schema lacks: dropped or rescued
     // Jackson reads a string lazily: finished here, a broken one is this record's error even when no column
     // reads it. Left unread, it failed at the next token, between records, as a second record.

@@ -40,7 +40,7 @@ private[json] final class JsonPrefilter(filter: BoundRowFilter, values: JsonValu
   def mayPass(parser: JsonParser): Boolean = {
     errors.clear()
     filter.reset()
-    values.writeObject(filter.only, parser, "", topLevel = true)
+    values.writeRecord(filter.only, parser)
     filter.passes()
   }
 

@@ -10,7 +10,7 @@ import org.apache.spark.sql.types._
 
 import sparkdrill.loader.{ColumnWriter, TupleWriter}
 
-/** A JSON value that cannot become its column's type: `path` names the column (`m.b`, `a[]`). */
+/** A JSON value that cannot become its column's type: `path` names the column (`m.b`, `a[2]`, `m{}`). */
 private[sparkdrill] final class JsonConversionError(
     val path: String,
     val value: String,
@@ -41,11 +41,28 @@ private[sparkdrill] final class JsonValueWriter(
   /** Called with the column and the error when a value cannot be converted (the value is consumed). */
   var onError: (ColumnWriter, JsonConversionError) => Unit = (_, e) => throw e
 
-  def write(w: ColumnWriter, parser: JsonParser, path: String): Unit =
+  /** Writes the value the parser is on into the row's column `w`. */
+  def writeColumn(w: ColumnWriter, parser: JsonParser): Unit = {
+    here.clear()
+    here.member(w.field.name)
+    write(w, parser)
+  }
+
+  /** Writes the members of the record whose START_OBJECT the parser is on into the row `tuple`. */
+  def writeRecord(tuple: TupleWriter, parser: JsonParser): Unit = {
+    here.clear()
+    writeMembers(tuple, parser, topLevel = true)
+  }
+
+  // Where the value being written is: only an error spells it out (building it per value was 4 % of reading
+  // every column of the bench's JSON).
+  private val here = new ValuePath
+
+  private def write(w: ColumnWriter, parser: JsonParser): Unit =
     if (!w.isProjected && !validated(w)) parser.skipChildren()
     else if (parser.currentToken() == JsonToken.VALUE_NULL) w.setNull()
     else
-      try writeValue(w, parser, path)
+      try writeValue(w, parser)
       catch { case e: JsonConversionError => onError(w, e) }
 
   // validate=all: an unread column is still converted (into writers that keep nothing), so that a value that
@@ -53,17 +70,17 @@ private[sparkdrill] final class JsonValueWriter(
   // struct was found, or a bad member, is as bad unread as read. Anything goes into a string.
   private def validated(w: ColumnWriter): Boolean = validateAll && w.dataType != StringType
 
-  private def writeValue(w: ColumnWriter, parser: JsonParser, path: String): Unit =
+  private def writeValue(w: ColumnWriter, parser: JsonParser): Unit =
     w.dataType match {
       case _: StringType =>
         if (parser.currentToken() == JsonToken.VALUE_STRING) writeString(w, parser)
         else w.setString(text(parser))
       case _: StructType =>
-        if (parser.currentToken() != JsonToken.START_OBJECT) fail(parser, path, w.dataType)
-        else writeObject(w.struct, parser, path, topLevel = false)
-      case a: ArrayType => writeArray(w, a, parser, path)
-      case m: MapType => writeMap(w, m, parser, path)
-      case t => writeScalar(w, t, parser, path)
+        if (parser.currentToken() != JsonToken.START_OBJECT) fail(parser, w.dataType)
+        else writeMembers(w.struct, parser, topLevel = false)
+      case a: ArrayType => writeArray(w, a, parser)
+      case m: MapType => writeMap(w, m, parser)
+      case t => writeScalar(w, t, parser)
     }
 
   // A string's UTF-8 bytes, encoded from the parser's own character buffer: no String per value. Text that
@@ -124,7 +141,7 @@ private[sparkdrill] final class JsonValueWriter(
   }
 
   /** Writes the members of the object whose START_OBJECT the parser is on. */
-  def writeObject(tuple: TupleWriter, parser: JsonParser, path: String, topLevel: Boolean): Unit = {
+  private def writeMembers(tuple: TupleWriter, parser: JsonParser, topLevel: Boolean): Unit = {
     val order = orderOf(tuple)
     var expected = 0
     while (true) {
@@ -147,54 +164,67 @@ private[sparkdrill] final class JsonValueWriter(
         } else member = writerFor(tuple, name)
       }
       parser.nextToken()
-      if (member != null)
-        write(member, parser, if (path.isEmpty) member.field.name else s"$path.${member.field.name}")
+      if (member != null) {
+        here.member(member.field.name)
+        write(member, parser)
+        here.leave()
+      }
       else if (!topLevel || (slot >= 0 && order.skips(slot))) parser.skipChildren()
       else if (name.trim.nonEmpty) unknown(name.trim, parser)
       else parser.skipChildren()
     }
   }
 
-  private def writeArray(w: ColumnWriter, t: ArrayType, parser: JsonParser, path: String): Unit = {
+  private def writeArray(w: ColumnWriter, t: ArrayType, parser: JsonParser): Unit = {
     val array = w.array
     val element = array.element
     if (parser.currentToken() == JsonToken.START_ARRAY) {
+      var index = 0
       while (parser.nextToken() != JsonToken.END_ARRAY) {
         if (parser.currentToken() == JsonToken.VALUE_NULL && !t.containsNull) zero(element)
-        else write(element, parser, s"$path[${array.size}]")
+        else {
+          here.element(index)
+          write(element, parser)
+          here.leave()
+        }
         array.save()
+        index += 1
       }
     } else {
       // A scalar (or object) where the column is an array: a one-element array.
-      write(element, parser, s"$path[0]")
+      here.element(0)
+      write(element, parser)
+      here.leave()
       array.save()
     }
   }
 
-  private def writeMap(w: ColumnWriter, t: MapType, parser: JsonParser, path: String): Unit = {
-    if (parser.currentToken() != JsonToken.START_OBJECT) fail(parser, path, t)
+  private def writeMap(w: ColumnWriter, t: MapType, parser: JsonParser): Unit = {
+    if (parser.currentToken() != JsonToken.START_OBJECT) fail(parser, t)
     val map = w.map
     while (parser.nextToken() == JsonToken.FIELD_NAME) {
       map.key.setString(parser.currentName())
       parser.nextToken()
-      write(map.value, parser, s"$path{}")
+      here.element(ValuePath.MapValue)
+      write(map.value, parser)
+      here.leave()
       map.save()
     }
   }
 
-  private def writeScalar(w: ColumnWriter, t: DataType, parser: JsonParser, path: String): Unit = {
+  private def writeScalar(w: ColumnWriter, t: DataType, parser: JsonParser): Unit = {
     val token = parser.currentToken()
-    if (token == JsonToken.START_OBJECT || token == JsonToken.START_ARRAY) fail(parser, path, t)
+    if (token == JsonToken.START_OBJECT || token == JsonToken.START_ARRAY) fail(parser, t)
     if (token == JsonToken.VALUE_STRING && parser.getText.trim.isEmpty && t != BinaryType) {
       w.setNull(); return
     }
     try
       t match {
-        case LongType => w.setLong(integral(parser, Long.MinValue, Long.MaxValue, path, t))
-        case IntegerType => w.setInt(integral(parser, Int.MinValue, Int.MaxValue, path, t).toInt)
-        case ShortType => w.setInt(integral(parser, Short.MinValue, Short.MaxValue, path, t).toInt)
-        case ByteType => w.setInt(integral(parser, Byte.MinValue, Byte.MaxValue, path, t).toInt)
-        case DoubleType | FloatType => w.setDouble(fractional(parser, path, t))
+        case LongType => w.setLong(integral(parser, Long.MinValue, Long.MaxValue, t))
+        case IntegerType => w.setInt(integral(parser, Int.MinValue, Int.MaxValue, t).toInt)
+        case ShortType => w.setInt(integral(parser, Short.MinValue, Short.MaxValue, t).toInt)
+        case ByteType => w.setInt(integral(parser, Byte.MinValue, Byte.MaxValue, t).toInt)
+        case DoubleType | FloatType => w.setDouble(fractional(parser, t))
         case BooleanType =>
           token match {
             case JsonToken.VALUE_TRUE => w.setBoolean(true)
@@ -202,21 +232,21 @@ private[sparkdrill] final class JsonValueWriter(
             case JsonToken.VALUE_STRING if parser.getText.trim.equalsIgnoreCase("true") => w.setBoolean(true)
             case JsonToken.VALUE_STRING if parser.getText.trim.equalsIgnoreCase("false") =>
               w.setBoolean(false)
-            case _ => fail(parser, path, t)
+            case _ => fail(parser, t)
           }
         case d: DecimalType =>
           val v = token match {
             case JsonToken.VALUE_NUMBER_INT | JsonToken.VALUE_NUMBER_FLOAT => parser.getDecimalValue
             case JsonToken.VALUE_STRING => new java.math.BigDecimal(parser.getText.trim)
-            case _ => fail(parser, path, t)
+            case _ => fail(parser, t)
           }
           val scaled = v.setScale(d.scale, java.math.RoundingMode.HALF_UP)
-          if (scaled.precision > d.precision) fail(parser, path, t)
+          if (scaled.precision > d.precision) fail(parser, t)
           w.setDecimal(Decimal(scaled, d.precision, d.scale))
         case DateType =>
           token match {
             case JsonToken.VALUE_STRING => w.setDate(LocalDate.parse(parser.getText.trim).toEpochDay.toInt)
-            case _ => fail(parser, path, t)
+            case _ => fail(parser, t)
           }
         case TimestampType | TimestampNTZType =>
           val local = t == TimestampNTZType
@@ -224,42 +254,42 @@ private[sparkdrill] final class JsonValueWriter(
             case JsonToken.VALUE_NUMBER_INT =>
               w.setTimestamp(DateTimeUtils.millisToMicros(parser.getLongValue))
             case JsonToken.VALUE_STRING => w.setTimestamp(timestamp(parser.getText.trim, local))
-            case _ => fail(parser, path, t)
+            case _ => fail(parser, t)
           }
         case BinaryType =>
-          if (token != JsonToken.VALUE_STRING) fail(parser, path, t)
+          if (token != JsonToken.VALUE_STRING) fail(parser, t)
           val bytes = java.util.Base64.getDecoder.decode(parser.getText.trim)
           w.setBytes(bytes, 0, bytes.length)
-        case other => fail(parser, path, other)
+        case other => fail(parser, other)
       }
     catch {
       case e: JsonConversionError => throw e
       case _: IllegalArgumentException | _: ArithmeticException | _: java.time.DateTimeException |
           _: com.fasterxml.jackson.core.exc.InputCoercionException =>
-        fail(parser, path, t)
+        fail(parser, t)
     }
   }
 
   // Integers; a fraction only when it has no fractional part (numbers are never rounded); numeric strings.
-  private def integral(parser: JsonParser, min: Long, max: Long, path: String, t: DataType): Long = {
+  private def integral(parser: JsonParser, min: Long, max: Long, t: DataType): Long = {
     val v: Long = parser.currentToken() match {
       case JsonToken.VALUE_NUMBER_INT => parser.getLongValue
       case JsonToken.VALUE_NUMBER_FLOAT => parser.getDecimalValue.longValueExact()
       case JsonToken.VALUE_TRUE => 1L
       case JsonToken.VALUE_FALSE => 0L
       case JsonToken.VALUE_STRING => new java.math.BigDecimal(parser.getText.trim).longValueExact()
-      case _ => fail(parser, path, t)
+      case _ => fail(parser, t)
     }
-    if (v < min || v > max) fail(parser, path, t) else v
+    if (v < min || v > max) fail(parser, t) else v
   }
 
-  private def fractional(parser: JsonParser, path: String, t: DataType): Double =
+  private def fractional(parser: JsonParser, t: DataType): Double =
     parser.currentToken() match {
       case JsonToken.VALUE_NUMBER_INT | JsonToken.VALUE_NUMBER_FLOAT => parser.getDoubleValue
       case JsonToken.VALUE_TRUE => 1.0
       case JsonToken.VALUE_FALSE => 0.0
       case JsonToken.VALUE_STRING => java.lang.Double.parseDouble(parser.getText.trim)
-      case _ => fail(parser, path, t)
+      case _ => fail(parser, t)
     }
 
   private def timestamp(text: String, local: Boolean): Long =
@@ -295,9 +325,9 @@ private[sparkdrill] final class JsonValueWriter(
     case _ => parser.getText
   }
 
-  private def fail(parser: JsonParser, path: String, t: DataType): Nothing = {
+  private def fail(parser: JsonParser, t: DataType): Nothing = {
     val value = text(parser) // consumes a structure, so the parser stays in step
-    throw new JsonConversionError(path, value, t)
+    throw new JsonConversionError(here.toString, value, t)
   }
 }
 
@@ -339,4 +369,53 @@ private final class MemberOrder(writerOf: String => ColumnWriter, skipped: Strin
 
 private object MemberOrder {
   val MaxMembers = 1024
+}
+
+/** Where in a record the value being written is, kept as the writer descends: member names, array indexes and
+  * map values, spelled out (`device.screen.w`, `tags[2]`, `m{}`) only when asked.
+  */
+private final class ValuePath {
+  private var names = new Array[String](8) // a member's name; null for an element
+  private var indexes = new Array[Int](8) // an element's index, or MapValue
+  private var depth = 0
+
+  def clear(): Unit = depth = 0
+
+  def member(name: String): Unit = {
+    grow()
+    names(depth) = name
+    depth += 1
+  }
+
+  def element(index: Int): Unit = {
+    grow()
+    names(depth) = null
+    indexes(depth) = index
+    depth += 1
+  }
+
+  def leave(): Unit = depth -= 1
+
+  private def grow(): Unit = if (depth == names.length) {
+    names = java.util.Arrays.copyOf(names, depth * 2)
+    indexes = java.util.Arrays.copyOf(indexes, depth * 2)
+  }
+
+  override def toString: String = {
+    val b = new StringBuilder
+    var d = 0
+    while (d < depth) {
+      if (names(d) != null) {
+        if (d > 0) b.append('.')
+        b.append(names(d))
+      } else if (indexes(d) == ValuePath.MapValue) b.append("{}")
+      else b.append('[').append(indexes(d)).append(']')
+      d += 1
+    }
+    b.toString
+  }
+}
+
+private object ValuePath {
+  val MapValue: Int = -1
 }
