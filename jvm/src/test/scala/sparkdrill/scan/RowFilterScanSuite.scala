@@ -28,7 +28,10 @@ class RowFilterScanSuite extends AnyFunSuite with TestFiles {
   }
 
   /** `read`, with the values the readers dropped (keys no column has) as well. */
-  private def readCounting(filter: Option[RowFilter], options: (String, String)*): (Seq[Seq[Any]], Long, Long) = {
+  private def readCounting(
+      filter: Option[RowFilter],
+      options: (String, String)*
+  ): (Seq[Seq[Any]], Long, Long) = {
     val p = ScanTestKit.open(Seq(root.toString), options)
     val query = p.plan(p.schema, Nil, Long.MaxValue, ScanTestKit.OneTask, filter)
     val schema = query.spec.outputSchema
@@ -226,8 +229,11 @@ class RowFilterScanSuite extends AnyFunSuite with TestFiles {
     assert(all.size == 3 && rejected == 0)
   }
 
-  test("JSON: a record the filter's read keeps is read whole again, in any member order, nested and multi-line") {
-    val nested = Seq("providedSchema" -> "id BIGINT, score DOUBLE, d STRUCT<x: INT, ys: ARRAY<STRING>>, s STRING")
+  test(
+    "JSON: a record the filter's read keeps is read whole again, in any member order, nested and multi-line"
+  ) {
+    val nested =
+      Seq("providedSchema" -> "id BIGINT, score DOUBLE, d STRUCT<x: INT, ys: ARRAY<STRING>>, s STRING")
     write(
       "a.json" -> lines(
         """{"s": "one", "id": 1, "d": {"ys": ["a"], "x": 1}, "score": 1.5}""",
@@ -246,22 +252,28 @@ class RowFilterScanSuite extends AnyFunSuite with TestFiles {
 
   test("JSON: keys no column has are counted in the records the filter keeps, not in those it rejects") {
     // Discovery samples the first record: the keys after it have no column.
-    write("a.json" -> lines("""{"id": 0}""", """{"id": 1, "extra": 1, "more": 2}""", """{"id": 5, "extra": 3}"""))
+    write(
+      "a.json" -> lines("""{"id": 0}""", """{"id": 1, "extra": 1, "more": 2}""", """{"id": 5, "extra": 3}""")
+    )
     val sampled = Seq("sampleRows" -> "1")
     val (kept, rejected, dropped) = readCounting(Some(Compare("id", Greater, 2L)), sampled: _*)
     assert(kept == Seq(r(5L)) && rejected == 2 && dropped == 1)
     assert(readCounting(None, sampled: _*)._3 == 3)
   }
 
-  test("JSON: a kept record that is only broken where the filter's read skipped fails as broken JSON") {
+  test("JSON: invalid UTF-8 in a string the filter's read skips is broken JSON, as without a filter") {
     val bad = Array[Byte](0xff.toByte, 0xfe.toByte)
-    val text = (lines("""{"id": 1, "s": "ok"}""").getBytes("UTF-8") ++ """  {"id": 5, "s": """".getBytes("UTF-8") ++
-      bad ++ "\"}\n".getBytes("UTF-8") ++ lines("""{"id": 6, "s": "fine"}""").getBytes("UTF-8"))
+    val text =
+      (lines("""{"id": 1, "s": "ok"}""").getBytes("UTF-8") ++ """  {"id": 5, "s": """".getBytes("UTF-8") ++
+        bad ++ "\"}\n".getBytes("UTF-8") ++ lines("""{"id": 6, "s": "fine"}""").getBytes("UTF-8"))
     java.nio.file.Files.write(root.resolve("a.json"), text)
     val withS = Seq("providedSchema" -> "id BIGINT, s STRING")
     val gt2 = Compare("id", Greater, 2L)
     val e = failure(Some(gt2), withS :+ ("mode" -> "FAILFAST"): _*)
-    assert(e.line == 2 && e.getMessage.contains("malformed JSON") && e.getMessage.contains("line 2, column"), e)
+    assert(
+      e.line == 2 && e.getMessage.contains("malformed JSON") && e.getMessage.contains("line 2, column"),
+      e
+    )
     assert(e.getMessage == failure(None, withS :+ ("mode" -> "FAILFAST"): _*).getMessage)
     assert(rows(gt2, withS :+ ("mode" -> "DROPMALFORMED"): _*) == Seq(r(6L, "fine")))
     assert(rows(gt2, withS: _*) == Seq(r(null, null), r(6L, "fine"))) // PERMISSIVE: a row of nulls
@@ -271,13 +283,21 @@ class RowFilterScanSuite extends AnyFunSuite with TestFiles {
     // Jackson checks a string's length (20,000,000 characters at most) as it decodes it, not as it skips it:
     // the filter's read passes the record, the whole read finds it broken.
     val long = "x" * 20000001
-    write("a.json" -> lines("""{"id": 1, "s": "ok"}""", s"""{"id": 5, "s": "$long"}""", """{"id": 6, "s": "fine"}"""))
+    write(
+      "a.json" -> lines(
+        """{"id": 1, "s": "ok"}""",
+        s"""{"id": 5, "s": "$long"}""",
+        """{"id": 6, "s": "fine"}"""
+      )
+    )
     val withS = Seq("providedSchema" -> "id BIGINT, s STRING")
     val gt2 = Compare("id", Greater, 2L)
     val e = failure(Some(gt2), withS :+ ("mode" -> "FAILFAST"): _*)
     assert(e.line == 2 && e.getMessage.contains("malformed JSON"), e.getMessage.take(300))
     assert(e.getMessage.contains("String value length (20000001) exceeds"), e.getMessage.take(300))
-    assert(e.getMessage == failure(None, withS :+ ("mode" -> "FAILFAST"): _*).getMessage) // as one read tells it
+    assert(
+      e.getMessage == failure(None, withS :+ ("mode" -> "FAILFAST"): _*).getMessage
+    ) // as one read tells it
     assert(rows(gt2, withS :+ ("mode" -> "DROPMALFORMED"): _*) == Seq(r(6L, "fine")))
     assert(rows(gt2, withS: _*) == Seq(r(null, null), r(6L, "fine"))) // PERMISSIVE: a row of nulls
   }

@@ -168,8 +168,7 @@ private[sparkdrill] final class JsonValueWriter(
         here.member(member.field.name)
         write(member, parser)
         here.leave()
-      }
-      else if (!topLevel || (slot >= 0 && order.skips(slot))) parser.skipChildren()
+      } else if (!topLevel || (slot >= 0 && order.skips(slot))) parser.skipChildren()
       else if (name.trim.nonEmpty) unknown(name.trim, parser)
       else parser.skipChildren()
     }
