@@ -1,11 +1,10 @@
 package sparkdrill.formats.json
 
-import java.nio.charset.StandardCharsets
 import java.util.Locale
 
 import scala.collection.mutable.ArrayBuffer
 
-import com.fasterxml.jackson.core.{JsonParseException, JsonParser, JsonProcessingException, JsonToken}
+import com.fasterxml.jackson.core.{JsonParser, JsonProcessingException, JsonToken}
 import com.fasterxml.jackson.databind.ObjectMapper
 import com.fasterxml.jackson.databind.node.ObjectNode
 import org.apache.spark.sql.types.StructType
@@ -29,10 +28,8 @@ import sparkdrill.loader.{ColumnWriter, RowWriter, TupleWriter}
   * columns case-insensitively. Any other top-level value is a row of the column `value` (SPEC 2). While
   * discovering, it samples the first `sampleRows` records instead.
   *
-  * Top-level arrays: when the file's first top-level value is an array that starts with an object, is empty,
-  * or is all the file holds, every top-level array is a root array whose elements are the records (a file
-  * `[1, 2]` gives two rows). Otherwise each top-level array is one record (`[1, 2]\n[3]` gives two rows of
-  * `value`, arrays).
+  * Records, root arrays among them, are found by [[JsonRecords]]: a file `[1, 2]` gives two rows, a file
+  * `[1, 2]\n[3]` two rows of `value`, arrays.
   *
   * Bad input follows `mode` (SPEC 6): a value that cannot become its column's type is null in that column
   * (PERMISSIVE), drops the record, or fails the query; broken JSON makes the record malformed, and reading
@@ -51,29 +48,13 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
   private val options = negotiator.options
   private def mode = bad.mode
   // Hadoop's streams hand out a few KiB per read; Jackson asks for more at a time.
-  private val tape = new RecordTape(
+  private val records = new JsonRecords(
     new java.io.BufferedInputStream(file.open(), 1 << 16),
-    math.min(options(JsonOptions.MaxRecordBytes), Int.MaxValue - 16L),
-    tooLarge
+    options(JsonOptions.MaxRecordBytes),
+    errors
   )
-  // Where the current parser began, for absolute offsets and lines after a restart.
-  private var baseOffset = 0L
-  // Bytes the current parser reads before the file's (on its first line, its columns count them).
-  private var lead = 0
-  private var parser: JsonParser = parserAt(0L)
-  private var baseLine = 0L
-  private var inRootArray = false
-  // Whether top-level arrays are root arrays, known from the file's first top-level value on.
-  private var arraysKnown = false
-  private var arraysAreRoots = false
-  // A top-level value that is not an object was read: a broken record may be followed by such values.
-  private var valuesSeen = false
-  // Between records: an error here is in the next record, which begins at the first byte that is not blank.
-  private var seeking = false
+  private def parser = records.parser
   private var done = false
-
-  private var recordOffset = 0L
-  private var recordLine = 0L
   // The current record is being read again from its bytes (JsonPrefilter): its parser's locations count
   // from the record's start.
   private var rereading = false
@@ -91,7 +72,7 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
     while (more && n < limit)
       more =
         try
-          nextRecord() && {
+          records.next() && {
             if (parser.currentToken() == JsonToken.START_OBJECT) sampler.add(parser)
             else sampler.addValue(parser)
             n += 1
@@ -175,99 +156,14 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
     bad.badValue(
       errors.error(
         s"cannot convert the JSON value to ${e.dataType.simpleString}",
-        line = recordLine,
-        offset = recordOffset,
+        line = records.line,
+        offset = records.offset,
         column = e.path,
         value = e.value,
         option = ParseMode.advice(mode)
       )
     )
     badValue = true
-  }
-
-  /** A parser of the tape from stream offset `offset` (where the tape stands), with `baseOffset` to match. */
-  private def parserAt(offset: Long): JsonParser = {
-    val (started, before) = JsonParsers.at(tape, offset)
-    lead = before
-    baseOffset = offset - before
-    started
-  }
-
-  /** Moves to the next top-level record, entering root arrays: an object, or another value for `value`.
-    * False at the end of input.
-    */
-  private def nextRecord(): Boolean = {
-    val end = parser.currentLocation() // of the record before: an error before the next token is past it
-    recordOffset = baseOffset + end.getByteOffset
-    recordLine = baseLine + end.getLineNr
-    seeking = true
-    var token = parser.nextToken()
-    while (true) {
-      if (token == null) return false
-      if (
-        token == JsonToken.START_ARRAY && !inRootArray && parser.getParsingContext.getParent.inRoot &&
-        rootArrays()
-      ) {
-        inRootArray = true
-        token = parser.nextToken()
-      } else if (token == JsonToken.END_ARRAY && inRootArray) {
-        inRootArray = false
-        token = parser.nextToken()
-      } else {
-        val at = parser.currentTokenLocation()
-        recordOffset = baseOffset + at.getByteOffset
-        recordLine = baseLine + at.getLineNr
-        tape.release(recordOffset)
-        seeking = false
-        arraysKnown = true // a first top-level value that is not an array: arrays are records
-        if (token != JsonToken.START_OBJECT) valuesSeen = true
-        return true
-      }
-    }
-    false
-  }
-
-  /** Whether top-level arrays are root arrays; the parser is on a top-level START_ARRAY. */
-  private def rootArrays(): Boolean = {
-    if (!arraysKnown) {
-      arraysAreRoots = firstArrayIsRoot()
-      arraysKnown = true
-    }
-    arraysAreRoots
-  }
-
-  /** The file's first top-level value is an array, and the parser is on its START_ARRAY: whether its elements
-    * are the file's records. They are when it starts with an object or is empty, or when nothing follows it
-    * (the file is one array); otherwise the file is a stream of values and the array is one of them. Reads
-    * ahead at most `RootLookahead` bytes (a longer array, or a broken one, is taken as the file's root
-    * array), then starts a new parser at the array, on its START_ARRAY.
-    */
-  private def firstArrayIsRoot(): Boolean = {
-    val at = parser.currentTokenLocation()
-    val start = baseOffset + at.getByteOffset
-    val startLine = baseLine + at.getLineNr
-    tape.release(start)
-    val root =
-      try {
-        val first = parser.nextToken()
-        if (first == JsonToken.START_OBJECT || first == JsonToken.END_ARRAY) true
-        else {
-          var depth = if (first == JsonToken.START_ARRAY) 2 else 1
-          while (depth > 0 && tape.position - start <= JsonBatchReader.RootLookahead) {
-            val token = parser.nextToken()
-            if (token == null) depth = -1 // never closed: the read reports it
-            else if (token == JsonToken.START_ARRAY || token == JsonToken.START_OBJECT) depth += 1
-            else if (token == JsonToken.END_ARRAY || token == JsonToken.END_OBJECT) depth -= 1
-          }
-          depth != 0 || parser.nextToken() == null
-        }
-      } catch { case _: JsonParseException => true }
-    parser.close()
-    tape.restartAt(start)
-    parser = parserAt(start)
-    baseLine = startLine - 1
-    parser.nextToken()
-    root
   }
 
   def next(): Boolean = {
@@ -282,7 +178,7 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
   }
 
   private def readRecord(): Boolean = {
-    if (!nextRecord()) return false
+    if (!records.next()) return false
     writer.start()
     writeImplicit()
     rescued = null
@@ -319,11 +215,11 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
     if (dropped > 0) negotiator.countDropped(dropped)
     if (badValue) {
       if (mode == ParseMode.DropMalformed) return true // not saved: the next start() overwrites it
-      bad.keepRaw(recordText(recordEnd))
+      bad.keepRaw(records.text(records.end))
     }
     if (rescued != null) {
       rescued.put("_file", errors.path)
-      rescued.put("_line", recordLine)
+      rescued.put("_line", records.line)
       rescuedWriter.setString(CommonOptions.capText(rescued.toString, options))
     }
     writer.save()
@@ -340,7 +236,7 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
 
   /** A parser of the current record's bytes, which the reader has read to its end, on its START_OBJECT. */
   private def reread(): JsonParser = {
-    val again = JsonParsers.factory.createParser(tape.slice(recordOffset, recordEnd))
+    val again = JsonParsers.factory.createParser(records.bytes)
     again.nextToken()
     rereading = true
     again
@@ -351,106 +247,56 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
     * goes on there, past it: per mode, an error, a row of nulls with its text, or dropped.
     */
   private def brokenOnRereading(e: JsonProcessingException): Boolean = {
-    if (inRootArray) throw syntaxError(e)
-    bad.brokenRecord(syntaxError(e), recordText(recordEnd))(writeImplicit())
+    if (records.inRootArray) throw syntaxError(e)
+    bad.brokenRecord(syntaxError(e), records.text(records.end))(writeImplicit())
     true
   }
 
   private def writeImplicit(): Unit = {
-    if (lineWriter != null) lineWriter.setLong(recordLine)
-    if (offsetWriter != null) offsetWriter.setLong(recordOffset)
+    if (lineWriter != null) lineWriter.setLong(records.line)
+    if (offsetWriter != null) offsetWriter.setLong(records.offset)
   }
-
-  private def recordEnd: Long = baseOffset + parser.currentLocation().getByteOffset
-
-  private def recordText(end: Long): String =
-    new String(tape.slice(recordOffset, end), StandardCharsets.UTF_8).trim
 
   /** Broken JSON: per mode, the record is an error, dropped, or a row of nulls with its text; then reading
     * starts again at the next line. Inside a root array there is no next record to find, so it fails.
     */
   private def recover(e: JsonProcessingException): Boolean = {
-    if (mode == ParseMode.FailFast || inRootArray) throw syntaxError(e)
-    toBrokenRecord()
-    // The record is taken to end before the next line that starts like a record: the error may be far
-    // past the record's true end, when a broken value swallowed the next record.
-    val restart = tape.nextRecordLine(recordOffset, values = valuesSeen)
-    bad.brokenRecord(syntaxError(e), recordText(if (restart < 0) tape.position else restart))(writeImplicit())
-    restartAt(restart)
+    if (mode == ParseMode.FailFast || records.inRootArray) throw syntaxError(e)
+    records.toBroken()
+    val restart = records.nextRecordStart
+    bad.brokenRecord(syntaxError(e), records.text(restart))(writeImplicit())
+    records.restartAt(restart)
   }
 
   /** Discovery past a broken record: the sample goes on at the next line that starts like a record. */
   private def skipBroken(e: JsonProcessingException): Boolean = {
     if (mode == ParseMode.FailFast) throw syntaxError(e)
-    if (inRootArray) return false // the read fails on it, under every mode
-    toBrokenRecord()
-    restartAt(tape.nextRecordLine(recordOffset, values = valuesSeen))
-  }
-
-  /** Goes on reading at byte `restart` (false: there is none). */
-  private def restartAt(restart: Long): Boolean = {
-    if (restart < 0) return false
-    // Counted before the tape forgets the bytes before `restart`.
-    baseLine = recordLine + countLines(recordOffset, restart) - 1
-    tape.restartAt(restart)
-    parser = parserAt(restart)
-    true
-  }
-
-  private def countLines(from: Long, until: Long): Long = tape.slice(from, until).count(_ == '\n').toLong
-
-  // An error between records (before the next one's first token) is in the next one: it starts at the first
-  // byte that is not blank. (Idempotent: once there, the record's start does not move.)
-  private def toBrokenRecord(): Unit = if (seeking) {
-    val (offset, lines) = tape.firstNonBlank(recordOffset)
-    recordOffset = offset
-    recordLine += lines
-  }
-
-  // One record is more than the tape may hold: no mode can keep or skip it safely, so the read fails.
-  private def tooLarge(keptFrom: Long): Nothing = {
-    toBrokenRecord()
-    val limit = options(JsonOptions.MaxRecordBytes)
-    throw errors.error(
-      s"a JSON record is larger than maxRecordBytes ($limit bytes)",
-      line = recordLine,
-      offset = math.max(recordOffset, keptFrom),
-      value = new String(tape.slice(keptFrom, keptFrom + 200), StandardCharsets.UTF_8),
-      option = "raise maxRecordBytes to read it; the whole record is held in memory while it is read"
-    )
+    if (records.inRootArray) return false // the read fails on it, under every mode
+    records.toBroken()
+    records.restartAt(records.nextRecordStart)
   }
 
   // Names the record that is broken (its first line and offset) and Jackson's reason.
   private def syntaxError(e: JsonProcessingException) = {
-    toBrokenRecord()
+    records.toBroken()
     // A limit (nesting depth, say) reports no location; neither does a record read again from its bytes,
     // whose parser counts from the record's start (the error names the record's line and offset anyway).
-    val where =
-      Option(e.getLocation).filter(_ => !rereading).map { loc =>
-        val column = loc.getColumnNr - (if (loc.getLineNr == 1) lead else 0)
-        s" at line ${baseLine + loc.getLineNr}, column $column"
-      }
-    val next = tape.nextRecordLine(recordOffset, values = valuesSeen)
+    val where = if (rereading) None else records.location(e)
     errors.error(
       s"malformed JSON (${String.valueOf(e.getOriginalMessage).linesIterator.nextOption().getOrElse("")}" +
         s"${where.getOrElse("")})",
-      line = recordLine,
-      offset = recordOffset,
-      value = recordText(if (next < 0) tape.position else next),
+      line = records.line,
+      offset = records.offset,
+      value = records.text(records.nextRecordStart),
       option =
-        if (inRootArray) "a broken record inside a root array cannot be skipped" else ParseMode.advice(mode)
+        if (records.inRootArray) "a broken record inside a root array cannot be skipped"
+        else ParseMode.advice(mode)
     )
   }
 
-  def close(): Unit = parser.close()
+  def close(): Unit = records.close()
 }
 
 private[sparkdrill] object JsonBatchReader {
-
-  /** How far the reader looks for the end of a file's first top-level array of non-objects, to tell a file
-    * that is one array from a stream of arrays (a longer first array is read as the file's root array).
-    */
-  val RootLookahead: Long = 4L << 20
-
   private val mapper = new ObjectMapper(JsonParsers.factory)
 }

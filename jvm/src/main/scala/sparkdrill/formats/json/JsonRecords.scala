@@ -1,0 +1,197 @@
+package sparkdrill.formats.json
+
+import java.io.InputStream
+import java.nio.charset.StandardCharsets
+
+import com.fasterxml.jackson.core.{JsonParseException, JsonParser, JsonProcessingException, JsonToken}
+
+import sparkdrill.reader.ErrorContext
+
+/** The top-level records of one JSON file, over its [[RecordTape]]: where each begins (its byte offset and
+  * line), root arrays entered, and, after a broken record, where reading goes on. The reader reads each
+  * record's value with [[parser]]; what a record means (a row, a `value`, an error) is the reader's.
+  *
+  * Top-level arrays: when the file's first top-level value is an array that starts with an object, is empty,
+  * or is all the file holds, every top-level array is a root array whose elements are the records (a file
+  * `[1, 2]` gives two records). Otherwise each top-level array is one record.
+  *
+  * @param maxRecordBytes the most bytes one record may take: a larger one fails the read (naming its line
+  *   and offset), as no mode can keep or skip it safely
+  */
+private[json] final class JsonRecords(in: InputStream, maxRecordBytes: Long, errors: ErrorContext) {
+  private val tape = new RecordTape(in, math.min(maxRecordBytes, Int.MaxValue - 16L), tooLarge)
+  // Where the current parser began, for absolute offsets and lines after a restart.
+  private var baseOffset = 0L
+  // Bytes the current parser reads before the file's (on its first line, its columns count them).
+  private var lead = 0
+  private var current: JsonParser = parserAt(0L)
+  private var baseLine = 0L
+  private var inRoot = false
+  // Whether top-level arrays are root arrays, known from the file's first top-level value on.
+  private var arraysKnown = false
+  private var arraysAreRoots = false
+  // A top-level value that is not an object was read: a broken record may be followed by such values.
+  private var valuesSeen = false
+  // Between records: an error here is in the next record, which begins at the first byte that is not blank.
+  private var seeking = false
+  private var recordOffset = 0L
+  private var recordLine = 0L
+
+  /** The parser, on the current record's first token once [[next]] found one. */
+  def parser: JsonParser = current
+
+  /** The current record's byte offset and line (1-based) in the file. */
+  def offset: Long = recordOffset
+  def line: Long = recordLine
+
+  /** Whether the current record is an element of a root array (after which there is no next line to find). */
+  def inRootArray: Boolean = inRoot
+
+  /** Moves to the next record, entering root arrays: an object, or another value (for `value`). False at the
+    * end of input.
+    */
+  def next(): Boolean = {
+    val end = current.currentLocation() // of the record before: an error before the next token is past it
+    recordOffset = baseOffset + end.getByteOffset
+    recordLine = baseLine + end.getLineNr
+    seeking = true
+    var token = current.nextToken()
+    while (true) {
+      if (token == null) return false
+      if (
+        token == JsonToken.START_ARRAY && !inRoot && current.getParsingContext.getParent.inRoot &&
+        rootArrays()
+      ) {
+        inRoot = true
+        token = current.nextToken()
+      } else if (token == JsonToken.END_ARRAY && inRoot) {
+        inRoot = false
+        token = current.nextToken()
+      } else {
+        val at = current.currentTokenLocation()
+        recordOffset = baseOffset + at.getByteOffset
+        recordLine = baseLine + at.getLineNr
+        tape.release(recordOffset)
+        seeking = false
+        arraysKnown = true // a first top-level value that is not an array: arrays are records
+        if (token != JsonToken.START_OBJECT) valuesSeen = true
+        return true
+      }
+    }
+    false
+  }
+
+  /** Where the parser stands: past the current record once it was read to its end. */
+  def end: Long = baseOffset + current.currentLocation().getByteOffset
+
+  /** The current record's bytes, read to its end. */
+  def bytes: Array[Byte] = tape.slice(recordOffset, end)
+
+  /** The current record's text up to byte `until` (-1: all that was read), trimmed. */
+  def text(until: Long): String =
+    new String(tape.slice(recordOffset, if (until < 0) tape.position else until), StandardCharsets.UTF_8).trim
+
+  /** A broken record: an error before the next record's first token is in that record, which starts at the
+    * first byte that is not blank. (Idempotent: once there, the record's start does not move.)
+    */
+  def toBroken(): Unit = if (seeking) {
+    val (offset, lines) = tape.firstNonBlank(recordOffset)
+    recordOffset = offset
+    recordLine += lines
+  }
+
+  /** Where a broken record is taken to end: before the next line that starts like a record (the error may be
+    * far past the record's true end, when a broken value swallowed the next record); -1 when there is none.
+    */
+  def nextRecordStart: Long = tape.nextRecordLine(recordOffset, values = valuesSeen)
+
+  /** Goes on reading at byte `restart` (false: there is none). */
+  def restartAt(restart: Long): Boolean = {
+    if (restart < 0) return false
+    // Counted before the tape forgets the bytes before `restart`.
+    baseLine = recordLine + tape.slice(recordOffset, restart).count(_ == '\n').toLong - 1
+    tape.restartAt(restart)
+    current = parserAt(restart)
+    true
+  }
+
+  /** ` at line L, column C` in the file, where the parser reported `e`; None when it reports no location. */
+  def location(e: JsonProcessingException): Option[String] =
+    Option(e.getLocation).map { loc =>
+      val column = loc.getColumnNr - (if (loc.getLineNr == 1) lead else 0)
+      s" at line ${baseLine + loc.getLineNr}, column $column"
+    }
+
+  def close(): Unit = current.close()
+
+  /** A parser of the tape from stream offset `offset` (where the tape stands), with `baseOffset` to match. */
+  private def parserAt(offset: Long): JsonParser = {
+    val (started, before) = JsonParsers.at(tape, offset)
+    lead = before
+    baseOffset = offset - before
+    started
+  }
+
+  /** Whether top-level arrays are root arrays; the parser is on a top-level START_ARRAY. */
+  private def rootArrays(): Boolean = {
+    if (!arraysKnown) {
+      arraysAreRoots = firstArrayIsRoot()
+      arraysKnown = true
+    }
+    arraysAreRoots
+  }
+
+  /** The file's first top-level value is an array, and the parser is on its START_ARRAY: whether its elements
+    * are the file's records. They are when it starts with an object or is empty, or when nothing follows it
+    * (the file is one array); otherwise the file is a stream of values and the array is one of them. Reads
+    * ahead at most `RootLookahead` bytes (a longer array, or a broken one, is taken as the file's root
+    * array), then starts a new parser at the array, on its START_ARRAY.
+    */
+  private def firstArrayIsRoot(): Boolean = {
+    val at = current.currentTokenLocation()
+    val start = baseOffset + at.getByteOffset
+    val startLine = baseLine + at.getLineNr
+    tape.release(start)
+    val root =
+      try {
+        val first = current.nextToken()
+        if (first == JsonToken.START_OBJECT || first == JsonToken.END_ARRAY) true
+        else {
+          var depth = if (first == JsonToken.START_ARRAY) 2 else 1
+          while (depth > 0 && tape.position - start <= JsonRecords.RootLookahead) {
+            val token = current.nextToken()
+            if (token == null) depth = -1 // never closed: the read reports it
+            else if (token == JsonToken.START_ARRAY || token == JsonToken.START_OBJECT) depth += 1
+            else if (token == JsonToken.END_ARRAY || token == JsonToken.END_OBJECT) depth -= 1
+          }
+          depth != 0 || current.nextToken() == null
+        }
+      } catch { case _: JsonParseException => true }
+    current.close()
+    tape.restartAt(start)
+    current = parserAt(start)
+    baseLine = startLine - 1
+    current.nextToken()
+    root
+  }
+
+  // One record is more than the tape may hold.
+  private def tooLarge(keptFrom: Long): Nothing = {
+    toBroken()
+    throw errors.error(
+      s"a JSON record is larger than maxRecordBytes ($maxRecordBytes bytes)",
+      line = recordLine,
+      offset = math.max(recordOffset, keptFrom),
+      value = new String(tape.slice(keptFrom, keptFrom + 200), StandardCharsets.UTF_8),
+      option = "raise maxRecordBytes to read it; the whole record is held in memory while it is read"
+    )
+  }
+}
+
+private[json] object JsonRecords {
+
+  /** How far the reader looks for the end of a file's first top-level array of non-objects, to tell a file
+    * that is one array from a stream of arrays (a longer first array is read as the file's root array).
+    */
+  val RootLookahead: Long = 4L << 20
+}
