@@ -4,7 +4,6 @@ import java.io.StringWriter
 import java.time.{LocalDate, LocalDateTime, ZoneId}
 
 import com.fasterxml.jackson.core.{JsonFactory, JsonParser, JsonToken}
-import com.fasterxml.jackson.core.io.SerializedString
 import org.apache.spark.sql.catalyst.util.DateTimeUtils
 import org.apache.spark.sql.types._
 
@@ -328,93 +327,4 @@ private[sparkdrill] final class JsonValueWriter(
     val value = text(parser) // consumes a structure, so the parser stays in step
     throw new JsonConversionError(here.toString, value, t)
   }
-}
-
-/** The member names of a row or struct writer in the order first seen, with their writers (null: no
-  * column) and whether a member without one is only skipped, as [[JsonValueWriter.writeObject]] expects
-  * them. Past `MaxMembers` (an object used as a map of many keys) new names are looked up each time, not
-  * remembered.
-  */
-private final class MemberOrder(writerOf: String => ColumnWriter, skipped: String => Boolean) {
-  var keys = new Array[String](8)
-  var names = new Array[SerializedString](8)
-  var writers = new Array[ColumnWriter](8)
-  var skips = new Array[Boolean](8)
-  var size = 0
-  private val slots = new java.util.HashMap[String, Integer]()
-
-  /** The slot of a member name, added when new; -1 when the order is full. */
-  def slotOf(key: String): Int = {
-    val known = slots.get(key)
-    if (known != null) known
-    else if (size >= MemberOrder.MaxMembers) -1
-    else {
-      if (size == keys.length) {
-        keys = java.util.Arrays.copyOf(keys, size * 2)
-        names = java.util.Arrays.copyOf(names, size * 2)
-        writers = java.util.Arrays.copyOf(writers, size * 2)
-        skips = java.util.Arrays.copyOf(skips, size * 2)
-      }
-      keys(size) = key
-      names(size) = new SerializedString(key)
-      writers(size) = writerOf(key)
-      skips(size) = writers(size) == null && skipped(key)
-      slots.put(key, size)
-      size += 1
-      size - 1
-    }
-  }
-}
-
-private object MemberOrder {
-  val MaxMembers = 1024
-}
-
-/** Where in a record the value being written is, kept as the writer descends: member names, array indexes and
-  * map values, spelled out (`device.screen.w`, `tags[2]`, `m{}`) only when asked.
-  */
-private final class ValuePath {
-  private var names = new Array[String](8) // a member's name; null for an element
-  private var indexes = new Array[Int](8) // an element's index, or MapValue
-  private var depth = 0
-
-  def clear(): Unit = depth = 0
-
-  def member(name: String): Unit = {
-    grow()
-    names(depth) = name
-    depth += 1
-  }
-
-  def element(index: Int): Unit = {
-    grow()
-    names(depth) = null
-    indexes(depth) = index
-    depth += 1
-  }
-
-  def leave(): Unit = depth -= 1
-
-  private def grow(): Unit = if (depth == names.length) {
-    names = java.util.Arrays.copyOf(names, depth * 2)
-    indexes = java.util.Arrays.copyOf(indexes, depth * 2)
-  }
-
-  override def toString: String = {
-    val b = new StringBuilder
-    var d = 0
-    while (d < depth) {
-      if (names(d) != null) {
-        if (d > 0) b.append('.')
-        b.append(names(d))
-      } else if (indexes(d) == ValuePath.MapValue) b.append("{}")
-      else b.append('[').append(indexes(d)).append(']')
-      d += 1
-    }
-    b.toString
-  }
-}
-
-private object ValuePath {
-  val MapValue: Int = -1
 }

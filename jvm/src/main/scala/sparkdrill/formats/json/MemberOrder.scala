@@ -1,0 +1,45 @@
+package sparkdrill.formats.json
+
+import com.fasterxml.jackson.core.io.SerializedString
+
+import sparkdrill.loader.ColumnWriter
+
+/** The member names of a row or struct writer in the order first seen, with their writers (null: no
+  * column) and whether a member without one is only skipped, as [[JsonValueWriter]] reads an object's members
+  * them. Past `MaxMembers` (an object used as a map of many keys) new names are looked up each time, not
+  * remembered.
+  */
+private final class MemberOrder(writerOf: String => ColumnWriter, skipped: String => Boolean) {
+  var keys = new Array[String](8)
+  var names = new Array[SerializedString](8)
+  var writers = new Array[ColumnWriter](8)
+  var skips = new Array[Boolean](8)
+  var size = 0
+  private val slots = new java.util.HashMap[String, Integer]()
+
+  /** The slot of a member name, added when new; -1 when the order is full. */
+  def slotOf(key: String): Int = {
+    val known = slots.get(key)
+    if (known != null) known
+    else if (size >= MemberOrder.MaxMembers) -1
+    else {
+      if (size == keys.length) {
+        keys = java.util.Arrays.copyOf(keys, size * 2)
+        names = java.util.Arrays.copyOf(names, size * 2)
+        writers = java.util.Arrays.copyOf(writers, size * 2)
+        skips = java.util.Arrays.copyOf(skips, size * 2)
+      }
+      keys(size) = key
+      names(size) = new SerializedString(key)
+      writers(size) = writerOf(key)
+      skips(size) = writers(size) == null && skipped(key)
+      slots.put(key, size)
+      size += 1
+      size - 1
+    }
+  }
+}
+
+private object MemberOrder {
+  val MaxMembers = 1024
+}
