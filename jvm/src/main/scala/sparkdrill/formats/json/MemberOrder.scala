@@ -5,9 +5,9 @@ import com.fasterxml.jackson.core.io.SerializedString
 import sparkdrill.loader.ColumnWriter
 
 /** The member names of a row or struct writer in the order first seen, with their writers (null: no
-  * column) and whether a member without one is only skipped, as [[JsonValueWriter]] reads an object's members
-  * them. Past `MaxMembers` (an object used as a map of many keys) new names are looked up each time, not
-  * remembered.
+  * column) and whether a member without one is only skipped, for [[JsonValueWriter]] to match an object's
+  * members in place. Past `MaxMembers` (an object used as a map of many keys) new names are looked up each
+  * time, not remembered.
   */
 private final class MemberOrder(writerOf: String => ColumnWriter, skipped: String => Boolean) {
   var keys = new Array[String](8)
