@@ -305,3 +305,23 @@ def test_a_nested_value_that_does_not_convert_is_named_by_its_path(
     with pytest.raises(sd.ScanError) as err:
         drill(spark, tmp_path, providedSchema=schema, mode="FAILFAST").collect()
     assert (err.value.line, err.value.column, err.value.value) == (2, column, "no")
+
+
+def test_timestamp_strings_with_and_without_a_zone(spark: SparkSession, tmp_path: Path) -> None:
+    # The session zone (UTC in the tests) places a timestamp without one; an offset or Z places it itself.
+    texts = [
+        "2024-01-31 12:00:00",
+        "2024-01-31T12:00:00Z",
+        "2024-01-31T17:30:00+05:30",
+        "2024-01-31T06:30:00-0530",  # an offset without its colon: not ISO's extended form, a bad value
+        "2024-01-31 12:00:00.250",
+        "2024-01-31",
+        "2024-01-31T12:00:00+05:3",  # not an offset: a bad value
+    ]
+    write_files(tmp_path, {"t.json": "".join(json.dumps({"ts": t}) + "\n" for t in texts)})
+    got = [r.ts for r in drill(spark, tmp_path, providedSchema="ts timestamp").collect()]
+    noon = dt.datetime(2024, 1, 31, 12, 0)
+    assert got == [noon, noon, noon, None, noon.replace(microsecond=250000), dt.datetime(2024, 1, 31), None]
+    # timestamp_ntz takes no zone: one with an offset is a bad value, one without is kept as written.
+    ntz = [r.ts for r in drill(spark, tmp_path, providedSchema="ts timestamp_ntz").collect()]
+    assert ntz == [noon, None, None, None, noon.replace(microsecond=250000), dt.datetime(2024, 1, 31), None]

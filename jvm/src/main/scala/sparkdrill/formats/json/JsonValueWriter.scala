@@ -291,7 +291,7 @@ private[sparkdrill] final class JsonValueWriter(
     }
 
   private def timestamp(text: String, local: Boolean): Long =
-    if (text.endsWith("Z") || text.matches(".*[+-]\\d\\d:?\\d\\d$")) {
+    if (text.endsWith("Z") || endsWithOffset(text)) {
       if (local) throw new IllegalArgumentException("a zone in a timestamp_ntz")
       DateTimeUtils.instantToMicros(java.time.OffsetDateTime.parse(text.replace(' ', 'T')).toInstant)
     } else {
@@ -301,6 +301,18 @@ private[sparkdrill] final class JsonValueWriter(
       if (local) DateTimeUtils.localDateTimeToMicros(ldt)
       else DateTimeUtils.instantToMicros(ldt.atZone(zone).toInstant)
     }
+
+  // Whether the text ends with a zone offset, `+hh:mm` or `+hhmm` (or `-`). Tested by hand: `String.matches`
+  // compiled its pattern for every timestamp value.
+  private def endsWithOffset(t: String): Boolean = {
+    val n = t.length
+    def digit(i: Int) = i >= 0 && t.charAt(i) >= '0' && t.charAt(i) <= '9'
+    def sign(i: Int) = i >= 0 && (t.charAt(i) == '+' || t.charAt(i) == '-')
+    digit(n - 1) && digit(n - 2) && (
+      (n >= 3 && t.charAt(n - 3) == ':' && digit(n - 4) && digit(n - 5) && sign(n - 6)) ||
+        (digit(n - 3) && digit(n - 4) && sign(n - 5))
+    )
+  }
 
   private def zero(w: ColumnWriter): Unit = w.dataType match {
     case LongType | TimestampType | TimestampNTZType => w.setLong(0L)
