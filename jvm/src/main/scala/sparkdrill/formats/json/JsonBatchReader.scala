@@ -100,7 +100,7 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
   private var dropped = 0
   private val prefilter: JsonPrefilter =
     if (rowFilter == null) null
-    else new JsonPrefilter(rowFilter, new JsonValueWriter(CommonOptions.zone(options), JsonParsers.factory))
+    else new JsonPrefilter(rowFilter, CommonOptions.zone(options))
   private val values =
     new JsonValueWriter(
       CommonOptions.zone(options),

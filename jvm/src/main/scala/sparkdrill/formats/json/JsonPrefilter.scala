@@ -1,5 +1,7 @@
 package sparkdrill.formats.json
 
+import java.time.ZoneId
+
 import scala.collection.mutable.ArrayBuffer
 
 import com.fasterxml.jackson.core.JsonParser
@@ -16,11 +18,12 @@ import sparkdrill.reader.BoundRowFilter
   * the reader asks [[active]] per record and reports each outcome ([[judged]]), and reads twice only while
   * the filter is [[Selectivity selective]].
   *
-  * @param values a writer of its own: its unknown keys are only skipped, and its errors are kept
+  * @param zone the session's time zone, for timestamp filter columns
   */
-private[json] final class JsonPrefilter(filter: BoundRowFilter, values: JsonValueWriter) {
-  values.skipsUnknown = _ => true
-  values.unknown = (_, p) => p.skipChildren()
+private[json] final class JsonPrefilter(filter: BoundRowFilter, zone: ZoneId) {
+  // A writer of its own: every member outside the filter's columns is unknown to `filter.only`, and a
+  // JsonValueWriter only skips unknown members unless told otherwise.
+  private val values = new JsonValueWriter(zone, JsonParsers.factory)
 
   /** The conversion errors in the filter's columns of the record read last by [[mayPass]]. */
   val errors = ArrayBuffer.empty[JsonConversionError]
