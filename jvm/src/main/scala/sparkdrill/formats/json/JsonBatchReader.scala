@@ -39,8 +39,12 @@ import sparkdrill.loader.{ColumnWriter, RowWriter, TupleWriter}
   * columns nor its keys no column has are reported. Members come in any order (and a key may repeat), so
   * a record is read for the filter's columns alone first, and read whole only when it may pass
   * ([[JsonPrefilter]]).
+  *
+  * An object record is read straight from its bytes ([[ByteRecordWriter]]) when `readsBytes`; whatever
+  * that reader is not sure of (bad input above all) it leaves to Jackson, which reads the record again and
+  * decides, as it decides everything in a file read without bytes.
   */
-private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
+private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, readsBytes: Boolean = true)
     extends BatchReader
     with SchemaSampler {
   private val file = negotiator.file
@@ -48,19 +52,19 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
   private val options = negotiator.options
   private def mode = bad.mode
   // Hadoop's streams hand out a few KiB per read; Jackson asks for more at a time.
+  // Discovery asks for the sample (sampledSchema) and reads no rows; a read has the scan's schema.
+  private val discovering = negotiator.definedSchema.isEmpty
   private val records = new JsonRecords(
     new java.io.BufferedInputStream(file.open(), 1 << 16),
     options(JsonOptions.MaxRecordBytes),
-    errors
+    errors,
+    readsBytes && !discovering
   )
   private def parser = records.parser
   private var done = false
   // The current record is being read again from its bytes (JsonPrefilter): its parser's locations count
   // from the record's start.
   private var rereading = false
-
-  // Discovery asks for the sample (sampledSchema) and reads no rows; a read has the scan's schema.
-  private val discovering = negotiator.definedSchema.isEmpty
 
   /** The schema of the file's first `sampleRows` records, read when discovery asks for it. */
   lazy val sampledSchema: StructType = {
@@ -133,6 +137,23 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
   private var badValue = false
 
   private def inTable(key: String): Boolean = tableKeys.contains(key.toLowerCase(Locale.ROOT))
+
+  // The byte reader: a cursor over the record's bytes, the row's writer, and the filter columns' own (every
+  // other member only skipped, as JsonPrefilter reads them).
+  private val cursor = new JsonCursor
+  private val bytes =
+    new ByteRecordWriter(
+      cursor,
+      CommonOptions.zone(options),
+      CommonOptions.validateAll(options),
+      key =>
+        if (inTable(key)) ByteMembers.Skip
+        else if (rescuedWriter != null) ByteMembers.Rescue
+        else ByteMembers.Drop
+    )
+  private val filterBytes =
+    if (rowFilter == null) null
+    else new ByteRecordWriter(cursor, CommonOptions.zone(options), validateAll = false, _ => ByteMembers.Skip)
   values.skipsUnknown = inTable
   values.unknown = (key, p) =>
     if (inTable(key)) p.skipChildren()
@@ -179,6 +200,7 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
 
   private def readRecord(): Boolean = {
     if (!records.next()) return false
+    if (records.fromBytes && readBytes()) return true
     writer.start()
     writeImplicit()
     rescued = null
@@ -222,6 +244,53 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator)
       rescued.put("_line", records.line)
       rescuedWriter.setString(CommonOptions.capText(rescued.toString, options))
     }
+    writer.save()
+    true
+  }
+
+  /** The current record, an object, read from its bytes; false when the byte reader left it to Jackson (the
+    * parser is then on its START_OBJECT). Nothing of the record is kept until it is read to its end.
+    */
+  private def readBytes(): Boolean = {
+    while (true)
+      try return writeBytes()
+      catch {
+        case NeedMore =>
+          if (!records.moreBytes()) {
+            records.toJackson() // cut short by the end of the file: Jackson reports it
+            return false
+          }
+        case GiveUp =>
+          records.toJackson()
+          return false
+      }
+    false
+  }
+
+  private def writeBytes(): Boolean = {
+    writer.start()
+    writeImplicit()
+    if (rowFilter != null) {
+      if (prefilter.active) {
+        rowFilter.reset()
+        records.startBytes(cursor)
+        filterBytes.writeRecord(rowFilter.only)
+        if (!rowFilter.passes()) {
+          records.endBytes(cursor)
+          return rejected()
+        }
+      }
+      rowFilter.reset()
+    }
+    fills.foreach { case (w, fill) => fill(w) } // the record may overwrite them
+    records.startBytes(cursor)
+    bytes.writeRecord(row)
+    records.endBytes(cursor)
+    if (rowFilter != null) {
+      if (!rowFilter.passes()) return rejected()
+      prefilter.judged(passed = true)
+    }
+    if (bytes.dropped > 0) negotiator.countDropped(bytes.dropped)
     writer.save()
     true
   }

@@ -1,7 +1,7 @@
 package sparkdrill.formats.json
 
 import java.io.StringWriter
-import java.time.{LocalDate, LocalDateTime, ZoneId}
+import java.time.{LocalDate, ZoneId}
 
 import com.fasterxml.jackson.core.{JsonFactory, JsonParser, JsonToken}
 import org.apache.spark.sql.catalyst.util.DateTimeUtils
@@ -179,7 +179,7 @@ private[sparkdrill] final class JsonValueWriter(
     if (parser.currentToken() == JsonToken.START_ARRAY) {
       var index = 0
       while (parser.nextToken() != JsonToken.END_ARRAY) {
-        if (parser.currentToken() == JsonToken.VALUE_NULL && !t.containsNull) zero(element)
+        if (parser.currentToken() == JsonToken.VALUE_NULL && !t.containsNull) JsonScalars.zero(element)
         else {
           here.element(index)
           write(element, parser)
@@ -238,9 +238,7 @@ private[sparkdrill] final class JsonValueWriter(
             case JsonToken.VALUE_STRING => new java.math.BigDecimal(parser.getText.trim)
             case _ => fail(parser, t)
           }
-          val scaled = v.setScale(d.scale, java.math.RoundingMode.HALF_UP)
-          if (scaled.precision > d.precision) fail(parser, t)
-          w.setDecimal(Decimal(scaled, d.precision, d.scale))
+          w.setDecimal(JsonScalars.decimal(v, d))
         case DateType =>
           token match {
             case JsonToken.VALUE_STRING => w.setDate(LocalDate.parse(parser.getText.trim).toEpochDay.toInt)
@@ -251,7 +249,8 @@ private[sparkdrill] final class JsonValueWriter(
           token match {
             case JsonToken.VALUE_NUMBER_INT =>
               w.setTimestamp(DateTimeUtils.millisToMicros(parser.getLongValue))
-            case JsonToken.VALUE_STRING => w.setTimestamp(timestamp(parser.getText.trim, local))
+            case JsonToken.VALUE_STRING =>
+              w.setTimestamp(JsonScalars.timestamp(parser.getText.trim, zone, local))
             case _ => fail(parser, t)
           }
         case BinaryType =>
@@ -289,39 +288,6 @@ private[sparkdrill] final class JsonValueWriter(
       case JsonToken.VALUE_STRING => java.lang.Double.parseDouble(parser.getText.trim)
       case _ => fail(parser, t)
     }
-
-  private def timestamp(text: String, local: Boolean): Long =
-    if (text.endsWith("Z") || endsWithOffset(text)) {
-      if (local) throw new IllegalArgumentException("a zone in a timestamp_ntz")
-      DateTimeUtils.instantToMicros(java.time.OffsetDateTime.parse(text.replace(' ', 'T')).toInstant)
-    } else {
-      val ldt =
-        if (text.length == 10) LocalDate.parse(text).atStartOfDay()
-        else LocalDateTime.parse(text.replace(' ', 'T'))
-      if (local) DateTimeUtils.localDateTimeToMicros(ldt)
-      else DateTimeUtils.instantToMicros(ldt.atZone(zone).toInstant)
-    }
-
-  // Whether the text ends with a zone offset, `+hh:mm` or `+hhmm` (or `-`). Tested by hand: `String.matches`
-  // compiled its pattern for every timestamp value.
-  private def endsWithOffset(t: String): Boolean = {
-    val n = t.length
-    def digit(i: Int) = i >= 0 && t.charAt(i) >= '0' && t.charAt(i) <= '9'
-    def sign(i: Int) = i >= 0 && (t.charAt(i) == '+' || t.charAt(i) == '-')
-    digit(n - 1) && digit(n - 2) && (
-      (n >= 3 && t.charAt(n - 3) == ':' && digit(n - 4) && digit(n - 5) && sign(n - 6)) ||
-        (digit(n - 3) && digit(n - 4) && sign(n - 5))
-    )
-  }
-
-  private def zero(w: ColumnWriter): Unit = w.dataType match {
-    case LongType | TimestampType | TimestampNTZType => w.setLong(0L)
-    case IntegerType | ShortType | ByteType | DateType => w.setInt(0)
-    case DoubleType | FloatType => w.setDouble(0.0)
-    case BooleanType => w.setBoolean(false)
-    case StringType => w.setString("")
-    case _ => w.setNull()
-  }
 
   /** The value as text: a string's characters, any other value's JSON text (compact). */
   def text(parser: JsonParser): String = parser.currentToken() match {

@@ -2,9 +2,12 @@ package sparkdrill.formats.json
 
 import java.io.InputStream
 
-/** The input of a JSON parser, keeping the bytes since the current record began, so that after a syntax
-  * error the reader can quote the broken record and start again at the next line. Offsets count bytes of
-  * the underlying stream from its start.
+/** The input of a JSON file's readers, keeping the bytes since the current record began, so that after a
+  * syntax error the reader can quote the broken record and start again at the next line. Offsets count bytes
+  * of the underlying stream from its start.
+  *
+  * It is read two ways: as an InputStream by Jackson's parsers, and directly ([[buffer]], [[fill]]) by the
+  * byte reader ([[JsonCursor]]), which reads the kept bytes in place.
   *
   * @param maxKept the most bytes of one record kept (beyond them, one more read-ahead); past it `tooLarge`
   *   is called with the offset of the first kept byte, and must throw
@@ -14,11 +17,35 @@ private[sparkdrill] final class RecordTape(in: InputStream, maxKept: Long, tooLa
   private var kept = new Array[Byte](1 << 16)
   private var keptFrom = 0L // stream offset of kept(0)
   private var keptLength = 0
+  // Bytes before this offset are released: they stay in `kept` until room is needed (moving what follows
+  // to the front at each record's start cost a copy of the read-ahead per record).
+  private var releasedTo = 0L
   private var pending: Array[Byte] = Array.emptyByteArray // bytes to hand out again after a restart
   private var pendingPos = 0
 
   /** Stream offset of the next byte handed out. */
   def position: Long = keptFrom + keptLength - (pending.length - pendingPos)
+
+  /** The kept bytes, read in place: `buffer(i)` is the byte at stream offset `bufferOffset + i`, for `i` below
+    * `bufferLength`. A [[fill]] may move them, or give a new array.
+    */
+  def buffer: Array[Byte] = kept
+  def bufferOffset: Long = keptFrom
+  def bufferLength: Int = keptLength
+
+  /** Reads at least `atLeast` more bytes of the stream after the kept ones (fewer at its end), for the byte
+    * reader; false at the end, when there were none to read.
+    */
+  def fill(atLeast: Int = RecordTape.FillBytes): Boolean = {
+    roomFor(atLeast)
+    val until = keptLength + atLeast
+    var n = 0
+    while (keptLength < until && n >= 0) {
+      n = in.read(kept, keptLength, kept.length - keptLength)
+      if (n > 0) keptLength += n
+    }
+    n >= 0 || keptLength > until - atLeast
+  }
 
   def read(): Int = {
     val one = new Array[Byte](1)
@@ -38,27 +65,34 @@ private[sparkdrill] final class RecordTape(in: InputStream, maxKept: Long, tooLa
     }
 
   private def keep(b: Array[Byte], off: Int, n: Int): Unit = {
-    // Jackson asks for more only once it has used all it has: what is kept is the current record so far.
-    if (keptLength.toLong > maxKept) tooLarge(keptFrom)
-    if (keptLength + n > kept.length)
-      kept = java.util.Arrays.copyOf(kept, math.max(kept.length * 2, keptLength + n))
+    roomFor(n)
     System.arraycopy(b, off, kept, keptLength, n)
     keptLength += n
   }
 
-  /** Forgets the bytes before stream offset `offset` (a record ended there). */
-  def release(offset: Long): Unit = {
-    val drop = math.min(keptLength.toLong, offset - keptFrom).toInt
-    if (drop > 0) {
-      System.arraycopy(kept, drop, kept, 0, keptLength - drop)
-      keptLength -= drop
-      keptFrom += drop
+  /** Room for `n` more bytes after the kept ones: released bytes are dropped first, then the array grows. */
+  private def roomFor(n: Int): Unit = {
+    // Readers ask for more only once they have used all they have: what is kept is the current record so far.
+    if (keptFrom + keptLength - releasedTo > maxKept) tooLarge(releasedTo)
+    if (keptLength + n > kept.length) {
+      val drop = (releasedTo - keptFrom).toInt
+      if (drop > 0) {
+        System.arraycopy(kept, drop, kept, 0, keptLength - drop)
+        keptLength -= drop
+        keptFrom += drop
+      }
+      if (keptLength + n > kept.length)
+        kept = java.util.Arrays.copyOf(kept, math.max(kept.length * 2, keptLength + n))
     }
   }
 
+  /** Forgets the bytes before stream offset `offset` (a record ended there). */
+  def release(offset: Long): Unit =
+    releasedTo = math.max(releasedTo, math.min(offset, keptFrom + keptLength))
+
   /** The kept bytes from stream offset `from` to `until` (clipped to what is kept). */
   def slice(from: Long, until: Long): Array[Byte] = {
-    val s = math.max(0L, from - keptFrom).toInt
+    val s = (math.max(from, releasedTo) - keptFrom).toInt
     val e = math.min(keptLength.toLong, until - keptFrom).toInt
     if (e <= s) Array.emptyByteArray else java.util.Arrays.copyOfRange(kept, s, e)
   }
@@ -68,7 +102,7 @@ private[sparkdrill] final class RecordTape(in: InputStream, maxKept: Long, tooLa
     * are not objects), reading on as needed; -1 when there is none.
     */
   def nextRecordLine(offset: Long, values: Boolean = false): Long = {
-    var at = offset
+    var at = math.max(offset, releasedTo)
     var lineStart = -1L // the start of the line being looked at, once past the first line end
     while (true) {
       if (at >= keptFrom + keptLength && !readMore()) return -1L
@@ -84,16 +118,20 @@ private[sparkdrill] final class RecordTape(in: InputStream, maxKept: Long, tooLa
   }
 
   /** The stream offset of the first byte at or after `offset` that is not a space, a tab or a line end, and
-    * how many `\n` come before it; the end of the stream when there is none. Like `nextRecordLine`, it may
-    * read bytes the parser has not seen: a new parser must start with `restartAt` after it.
+    * how many line ends come before it (`\n`, `\r\n` and a lone `\r` are one each, as Jackson counts them);
+    * the end of the stream when there is none. Like `nextRecordLine`, it may read bytes the parser has not
+    * seen: a new parser must start with `restartAt` after it.
     */
   def firstNonBlank(offset: Long): (Long, Int) = {
-    var at = math.max(offset, keptFrom)
+    var at = math.max(offset, releasedTo)
     var lines = 0
+    var afterReturn = false
     while (at < keptFrom + keptLength || readMore()) {
       val b = kept((at - keptFrom).toInt)
-      if (b == '\n') lines += 1
-      else if (b != ' ' && b != '\t' && b != '\r') return (at, lines)
+      if (b == '\n') { if (!afterReturn) lines += 1 }
+      else if (b == '\r') lines += 1
+      else if (b != ' ' && b != '\t') return (at, lines)
+      afterReturn = b == '\r'
       at += 1
     }
     (at, lines)
@@ -109,7 +147,8 @@ private[sparkdrill] final class RecordTape(in: InputStream, maxKept: Long, tooLa
   /** Hands out the kept bytes from `offset` again, then the rest of the stream: a new parser starts there. */
   def restartAt(offset: Long): Unit = {
     release(offset)
-    pending = java.util.Arrays.copyOfRange(kept, 0, keptLength) // still kept, so not kept twice
+    // Still kept, so not kept twice.
+    pending = java.util.Arrays.copyOfRange(kept, (releasedTo - keptFrom).toInt, keptLength)
     pendingPos = 0
   }
 
@@ -117,6 +156,20 @@ private[sparkdrill] final class RecordTape(in: InputStream, maxKept: Long, tooLa
 }
 
 private[sparkdrill] object RecordTape {
+
+  /** How much the byte reader asks the stream for at a time. */
+  val FillBytes: Int = 1 << 16
+
+  /** The line ends in `bytes` as Jackson counts them: `\n`, `\r\n` and a lone `\r` are one each. */
+  def lineEnds(bytes: Array[Byte]): Int = {
+    var n = 0
+    var i = 0
+    while (i < bytes.length) {
+      if (bytes(i) == '\n' || (bytes(i) == '\r' && (i + 1 == bytes.length || bytes(i + 1) != '\n'))) n += 1
+      i += 1
+    }
+    n
+  }
 
   /** Whether a JSON value (other than an object) can start with this byte: `[`, a string, a number, `true`,
     * `false`, `null`, `NaN`, `Infinity`.

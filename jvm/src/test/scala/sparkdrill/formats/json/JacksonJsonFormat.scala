@@ -1,0 +1,22 @@
+package sparkdrill.formats.json
+
+import sparkdrill.reader.{BatchReader, FormatPlugin, OptionSpec, ReaderOptions, SchemaNegotiator}
+
+/** JSON read by Jackson alone (`format=jackson-json`): the reader every JSON file had before the byte reader,
+  * which the byte reader must match exactly (ByteReaderDifferentialSuite). Registered through the test
+  * resources' `META-INF/services`; it has no suffix of its own.
+  */
+final class JacksonJsonFormat extends FormatPlugin {
+  private val json = new JsonFormat
+  val name: String = JacksonJsonFormat.Name
+  val suffixes: Seq[String] = Nil
+  override def options: Seq[OptionSpec[_]] = json.options
+  def splittable(options: ReaderOptions): Boolean = json.splittable(options)
+  def sampleRows(options: ReaderOptions): Int = json.sampleRows(options)
+  def newReader(negotiator: SchemaNegotiator): BatchReader =
+    new JsonBatchReader(negotiator, readsBytes = false)
+}
+
+object JacksonJsonFormat {
+  val Name = "jackson-json"
+}
