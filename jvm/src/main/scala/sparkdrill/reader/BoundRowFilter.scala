@@ -77,6 +77,19 @@ private[sparkdrill] final class BoundRowFilter private[reader] (
       throw new UnsupportedOperationException(s"the filter's columns are fixed; cannot add ${field.name}")
   }
 
+  /** Whether the capturing writers hand values on to the loader (the default), or only keep them for the
+    * filter: off while a reader reads a record for the filter alone before starting its row, so that a
+    * record the filter rejects writes nothing into the loader.
+    */
+  def forwarding_=(on: Boolean): Unit = {
+    var i = 0
+    while (i < writers.length) {
+      writers(i).forwarding = on
+      i += 1
+    }
+  }
+  def forwarding: Boolean = writers.forall(_.forwarding)
+
   /** A record starts: no filter column written yet. */
   def reset(): Unit = {
     var i = 0

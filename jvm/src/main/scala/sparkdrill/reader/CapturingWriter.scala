@@ -34,6 +34,11 @@ private[reader] final class CapturingWriter(val underlying: ColumnWriter) extend
   /** Starts a record: nothing written yet. */
   def reset(): Unit = state = Unwritten
 
+  /** Whether values go on to the loader's writer too, or are only kept for the filter: a reader that reads a
+    * record for the filter alone before it starts a row writes nothing into the loader then.
+    */
+  var forwarding = true
+
   /** Whether a column that was not written holds null after the row is saved: the loader fills it with null,
     * or, NOT NULL, with a value the filter does not know (its DEFAULT or zero, written by the scan).
     */
@@ -59,18 +64,18 @@ private[reader] final class CapturingWriter(val underlying: ColumnWriter) extend
   def isProjected: Boolean = underlying.isProjected
 
   // Each setter forwards first: a value the loader's writer refuses (it throws) is not kept either.
-  def setNull(): Unit = { underlying.setNull(); state = NullValue }
-  def setBoolean(v: Boolean): Unit = { underlying.setBoolean(v); keepLong(if (v) 1L else 0L) }
-  def setInt(v: Int): Unit = { underlying.setInt(v); keepLong(narrow(v)) }
-  def setLong(v: Long): Unit = { underlying.setLong(v); keepLong(v) }
+  def setNull(): Unit = { if (forwarding) underlying.setNull(); state = NullValue }
+  def setBoolean(v: Boolean): Unit = { if (forwarding) underlying.setBoolean(v); keepLong(if (v) 1L else 0L) }
+  def setInt(v: Int): Unit = { if (forwarding) underlying.setInt(v); keepLong(narrow(v)) }
+  def setLong(v: Long): Unit = { if (forwarding) underlying.setLong(v); keepLong(v) }
   def setDouble(v: Double): Unit = {
-    underlying.setDouble(v)
+    if (forwarding) underlying.setDouble(v)
     double = if (narrowing == FloatType) v.toFloat.toDouble else v
     state = DoubleValue
   }
-  def setDecimal(v: Decimal): Unit = { underlying.setDecimal(v); state = Unknown }
+  def setDecimal(v: Decimal): Unit = { if (forwarding) underlying.setDecimal(v); state = Unknown }
   def setBytes(b: Array[Byte], offset: Int, n: Int): Unit = {
-    underlying.setBytes(b, offset, n)
+    if (forwarding) underlying.setBytes(b, offset, n)
     keepBytes(b, offset, n)
   }
 
@@ -78,19 +83,25 @@ private[reader] final class CapturingWriter(val underlying: ColumnWriter) extend
   def setString(v: String): Unit =
     if (isString) {
       val b = v.getBytes(StandardCharsets.UTF_8)
-      underlying.setBytes(b, 0, b.length)
+      if (forwarding) underlying.setBytes(b, 0, b.length)
       keepBytes(b, 0, b.length)
     } else {
-      underlying.setString(v)
+      if (forwarding) underlying.setString(v)
       state = Unknown
     }
-  def setDate(days: Int): Unit = { underlying.setDate(days); keepLong(days.toLong) }
-  def setTimestamp(micros: Long): Unit = { underlying.setTimestamp(micros); keepLong(micros) }
+  def setDate(days: Int): Unit = { if (forwarding) underlying.setDate(days); keepLong(days.toLong) }
+  def setTimestamp(micros: Long): Unit = { if (forwarding) underlying.setTimestamp(micros); keepLong(micros) }
 
-  // Filter columns are scalars; whatever goes through these is not seen, so the column is not judged.
-  def array: ArrayWriter = { state = Unknown; underlying.array }
-  def struct: TupleWriter = { state = Unknown; underlying.struct }
-  def map: MapWriter = { state = Unknown; underlying.map }
+  // Filter columns are scalars; whatever goes through these is not seen, so the column is not judged. They
+  // write into the loader, so only while forwarding.
+  def array: ArrayWriter = { state = Unknown; forwarded.array }
+  def struct: TupleWriter = { state = Unknown; forwarded.struct }
+  def map: MapWriter = { state = Unknown; forwarded.map }
+
+  private def forwarded: ColumnWriter =
+    if (forwarding) underlying
+    else
+      throw new IllegalStateException(s"${field.name}: a filter column's value cannot be kept without a row")
 }
 
 private[reader] object CapturingWriter {

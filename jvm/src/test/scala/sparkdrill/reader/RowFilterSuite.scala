@@ -284,6 +284,39 @@ class RowFilterSuite extends AnyFunSuite {
     } finally loader.close()
   }
 
+  test("with forwarding off the filter judges what it keeps and the loader gets nothing, not even a row") {
+    val loader = ResultSetLoaders.create(LoaderOptions(memoryMode = MemoryMode.ON_HEAP), schema, projection)
+    try {
+      val row = loader.writer
+      val bound =
+        RowFilter.bind(And(Seq(Compare("l", Greater, 5L), StartsWith("s", UTF8String.fromString("a")))), row)
+      def judge(l: Long, s: String): Boolean = {
+        bound.reset()
+        bound.forwarding = false
+        try {
+          set(bound.writer("l").get, l)
+          set(bound.writer("s").get, s)
+        } finally bound.forwarding = true
+        bound.passes()
+      }
+      assert(!judge(3L, "abc") && !judge(9L, "xyz") && judge(9L, "abc"))
+      val struct = bound.writer("l").get.asInstanceOf[CapturingWriter]
+      struct.forwarding = false
+      assertThrows[IllegalStateException](struct.array) // nothing may reach the loader without a row
+      struct.forwarding = true
+      // The reader starts the row and writes the record whole, the filter columns forwarded; nothing the
+      // judging wrote is in it (`s` was last "abc" there, and is not written now).
+      row.start()
+      bound.reset()
+      set(bound.writer("l").get, 7L)
+      row.save()
+      val batch = loader.harvest()
+      assert(batch.numRows == 1)
+      assert(batch.column(loader.projectedSchema.fieldIndex("l")).getLong(0) == 7L)
+      assert(batch.column(loader.projectedSchema.fieldIndex("s")).isNullAt(0))
+    } finally loader.close()
+  }
+
   test("a row filter survives Java serialization (it ships to executors in the scan spec)") {
     val filter = And(
       Seq(

@@ -17,6 +17,7 @@ import sparkdrill.loader.ColumnWriter
   */
 private final class ByteMembers(actionOf: String => (Int, ColumnWriter)) {
   var keys = new Array[Array[Byte]](8)
+  var lengths = new Array[Int](8) // of the keys
   var actions = new Array[Int](8)
   var writers = new Array[ColumnWriter](8)
   var codes = new Array[Int](8) // the writer's column type (ByteRecordWriter.codeOf)
@@ -61,6 +62,7 @@ private final class ByteMembers(actionOf: String => (Int, ColumnWriter)) {
   private def add(key: Array[Byte], at: Int): Int = {
     if (size == keys.length) {
       keys = java.util.Arrays.copyOf(keys, size * 2)
+      lengths = java.util.Arrays.copyOf(lengths, size * 2)
       actions = java.util.Arrays.copyOf(actions, size * 2)
       writers = java.util.Arrays.copyOf(writers, size * 2)
       codes = java.util.Arrays.copyOf(codes, size * 2)
@@ -80,6 +82,7 @@ private final class ByteMembers(actionOf: String => (Int, ColumnWriter)) {
     }
     val (action, writer) = actionOf(new String(key, StandardCharsets.UTF_8))
     keys(size) = key
+    lengths(size) = key.length
     actions(size) = action
     writers(size) = writer
     codes(size) = if (writer == null) ByteRecordWriter.AsOther else ByteRecordWriter.codeOf(writer.dataType)

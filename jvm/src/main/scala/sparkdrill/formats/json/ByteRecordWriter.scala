@@ -71,7 +71,7 @@ private[json] final class ByteRecordWriter(
         val from = p + 1
         val slot =
           if (expected < m.size && m.matches(expected, buf, from, limit)) {
-            p = from + m.keys(expected).length + 1
+            p = from + m.lengths(expected) + 1
             expected
           } else {
             c.escaped = false

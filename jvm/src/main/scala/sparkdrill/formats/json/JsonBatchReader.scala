@@ -268,20 +268,21 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, re
   }
 
   private def writeBytes(): Boolean = {
-    writer.start()
-    writeImplicit()
-    if (rowFilter != null) {
-      if (prefilter.active) {
-        rowFilter.reset()
+    if (rowFilter != null && prefilter.active) { // the filter's columns first, kept before any row starts
+      rowFilter.reset()
+      rowFilter.forwarding = false
+      try {
         records.startBytes(cursor)
         filterBytes.writeRecord(rowFilter.only)
-        if (!rowFilter.passes()) {
-          records.endBytes(cursor)
-          return rejected()
-        }
+      } finally rowFilter.forwarding = true
+      if (!rowFilter.passes()) {
+        records.endBytes(cursor)
+        return rejected()
       }
-      rowFilter.reset()
     }
+    writer.start()
+    writeImplicit()
+    if (rowFilter != null) rowFilter.reset()
     fills.foreach { case (w, fill) => fill(w) } // the record may overwrite them
     records.startBytes(cursor)
     bytes.writeRecord(row)

@@ -139,12 +139,7 @@ private[json] final class JsonCursor {
   private def special(from: Int): Int = {
     var p = from
     while (p + 8 <= limit) {
-      val raw = Platform.getLong(buf, Platform.BYTE_ARRAY_OFFSET + p.toLong)
-      val w = if (LittleEndian) raw else java.lang.Long.reverseBytes(raw)
-      // A byte's high bit: set in `w` for 0x80 and above; for a byte below 0x80, set in `w - 0x20` when it is
-      // below 0x20 and in `(w ^ q) - 1` when it is `q`. A borrow starts only at such a byte and marks only
-      // bytes above it, so the lowest mark is the first special byte.
-      val marks = ((w - Spaces) | ((w ^ Quotes) - Ones) | ((w ^ Backslashes) - Ones) | w) & Highs
+      val marks = specials(p)
       if (marks != 0) return p + (java.lang.Long.numberOfTrailingZeros(marks) >>> 3)
       p += 8
     }
@@ -154,6 +149,16 @@ private[json] final class JsonCursor {
       p += 1
     }
     0
+  }
+
+  // The special bytes among the eight at `p`, each marked by its high bit; the lowest mark is the first. A
+  // byte's high bit: set in `w` for 0x80 and above; for a byte below 0x80, set in `w - 0x20` when it is below
+  // 0x20 and in `(w ^ q) - 1` when it is `q`. A borrow starts only at such a byte and marks only bytes above
+  // it, so no mark comes before the first special byte.
+  private def specials(p: Int): Long = {
+    val raw = Platform.getLong(buf, Platform.BYTE_ARRAY_OFFSET + p.toLong)
+    val w = if (LittleEndian) raw else java.lang.Long.reverseBytes(raw)
+    ((w - Spaces) | ((w ^ Quotes) - Ones) | ((w ^ Backslashes) - Ones) | w) & Highs
   }
 
   // The escape at `p` (a backslash): checked, and the index after it.
@@ -280,6 +285,9 @@ private[json] final class JsonCursor {
   def number(): Unit = {
     val start = pos
     pos = numberEnd(pos)
+    var i = start
+    while (i < pos && buf(i) != '.' && buf(i) != 'e' && buf(i) != 'E') i += 1
+    integral = i == pos
     if (integral) {
       val negative = buf(start) == '-'
       var p = if (negative) start + 1 else start
@@ -295,7 +303,7 @@ private[json] final class JsonCursor {
     } else fitsLong = false
   }
 
-  /** The index after the number that starts at `start`, checked; sets [[integral]]. */
+  /** The index after the number that starts at `start`, checked. */
   def numberEnd(start: Int): Int = {
     var p = start
     if (buf(p) == '-') p += 1
@@ -307,14 +315,11 @@ private[json] final class JsonCursor {
     } else if (first >= '1' && first <= '9') p = digitsEnd(p + 1, start)
     else throw GiveUp // `-` alone, `-Infinity`
     var b = at(p)
-    integral = true
     if (b == '.') {
-      integral = false
       p = someDigits(p + 1, start)
       b = at(p)
     }
     if (b == 'e' || b == 'E') {
-      integral = false
       p += 1
       b = at(p)
       if (b == '+' || b == '-') p += 1
@@ -446,6 +451,7 @@ private[json] final class JsonCursor {
   /** The index of the first byte at or after `p` that is not a blank (none: at once). */
   def nonBlank(p: Int): Int =
     if (p < limit && buf(p) > ' ') p
+    else if (p + 1 < limit && buf(p) == ' ' && buf(p + 1) > ' ') p + 1 // one space, as after `, `
     else {
       pos = p
       blank()
@@ -497,6 +503,7 @@ private[json] final class JsonCursor {
   /** The index of the value after the colon at or after `p`. */
   def colonEnd(p: Int): Int =
     if (p + 1 < limit && buf(p) == ':' && buf(p + 1) > ' ') p + 1 // compact JSON: `:` and the value
+    else if (p + 2 < limit && buf(p) == ':' && buf(p + 1) == ' ' && buf(p + 2) > ' ') p + 2 // `": "`
     else {
       val q = nonBlank(p)
       if (buf(q) != ':') throw GiveUp
