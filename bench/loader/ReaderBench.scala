@@ -18,7 +18,7 @@ import sparkdrill.scan.{ScanLifecycle, SplitPlanner, TableScan}
   *   loaderBench/runMain sparkdrill.bench.ReaderBench <dir> <count|all|filter> <passes> [option=value ...]
   *
   * `filter` reads every column with the row filter `quantity = 42` (bench Q6); an option value `@file` is
-  * the file's text (a provided schema's DDL).
+  * the file's text (a provided schema's DDL). `-Dbench.threads=N` reads the files on N threads in turn.
   */
 object ReaderBench {
   def main(args: Array[String]): Unit = {
@@ -39,17 +39,29 @@ object ReaderBench {
       else None
     val plan =
       scan.plan(required, Nil, Long.MaxValue, SplitPlanner.Settings(Long.MaxValue / 4, 0L, 1), filter)
-    val threads = ManagementFactory.getThreadMXBean
+    val tasks = plan.tasks.flatten
+    val threadCount = sys.props.getOrElse("bench.threads", "1").toInt
+    val bean = ManagementFactory.getThreadMXBean
     for (pass <- 1 to passesText.toInt) {
       val wall = System.nanoTime()
-      val cpu = threads.getCurrentThreadCpuTime
-      val lifecycle = new ScanLifecycle(plan.spec, plan.tasks.flatten, conf)
-      var rows = 0L
-      try while (lifecycle.next()) rows += lifecycle.batch.numRows
-      finally lifecycle.close()
+      val cpu = new java.util.concurrent.atomic.AtomicLong()
+      val rows = new java.util.concurrent.atomic.AtomicLong()
+      // Threads take the files in turn, as two executor threads would take tasks.
+      val workers = (0 until threadCount).map { t =>
+        new Thread(() => {
+          val start = bean.getCurrentThreadCpuTime
+          val lifecycle =
+            new ScanLifecycle(plan.spec, tasks.indices.filter(_ % threadCount == t).map(tasks).toArray, conf)
+          try while (lifecycle.next()) rows.addAndGet(lifecycle.batch.numRows.toLong)
+          finally lifecycle.close()
+          cpu.addAndGet(bean.getCurrentThreadCpuTime - start)
+        })
+      }
+      workers.foreach(_.start())
+      workers.foreach(_.join())
       println(
-        f"pass $pass: $rows rows, wall ${(System.nanoTime() - wall) / 1e9}%.3f s, " +
-          f"cpu ${(threads.getCurrentThreadCpuTime - cpu) / 1e9}%.3f s"
+        f"pass $pass: ${rows.get} rows, wall ${(System.nanoTime() - wall) / 1e9}%.3f s, " +
+          f"cpu ${cpu.get / 1e9}%.3f s ($threadCount threads)"
       )
     }
   }

@@ -232,9 +232,7 @@ private[sparkdrill] final class CsvParser(
       if (pos >= limit && !fill()) { unterminatedQuote = true; return true }
       // Fast path: copy a run of plain quoted bytes in one go.
       val runStart = pos
-      var p = pos
-      val lim = limit
-      while (p < lim && !quotedSpecial(buf(p) & 0xff)) p += 1
+      val p = quotedRunEnd(pos, limit)
       if (p > runStart) { appendRange(runStart, p - runStart); pos = p; afterCr = false }
       if (pos >= limit && !fill()) { unterminatedQuote = true; return true }
       val b = buf(pos) & 0xff
@@ -275,6 +273,17 @@ private[sparkdrill] final class CsvParser(
       while (p < lim && !special(buf(p) & 0xff)) p += 1
       p
     }
+
+  // Where a run of plain bytes inside quotes from `from` ends: at a quote, an escape or a line end; a word at
+  // a time when the quote is its own escape and line ends are the usual ones.
+  private def quotedRunEnd(from: Int, lim: Int): Int =
+    if (wordQuoted) words.quotedEnd(buf, from, lim)
+    else {
+      var p = from
+      while (p < lim && !quotedSpecial(buf(p) & 0xff)) p += 1
+      p
+    }
+  private val wordQuoted = auto && quote >= 0 && escape == quote
 
   // Bytes that end a run of plain field bytes, outside and inside quotes: one table load per byte.
   private val special: Array[Boolean] = table(Seq(delimiter & 0xff, '\n', '\r', lineEnd0))

@@ -26,6 +26,12 @@ private[text] final class WordScan(delimiter: Byte, quote: Int, lineEnd: Int) {
   def fieldEnd(buf: Array[Byte], from: Int, lim: Int): Int =
     ByteSearch.indexOfAny(buf, from, lim, delimiterWord, lineFeedWord, carriageReturnWord)
 
+  /** With the usual line ends: where a run of bytes inside quotes from `from` ends, at the quote or a line
+    * end (`lim` if neither comes first).
+    */
+  def quotedEnd(buf: Array[Byte], from: Int, lim: Int): Int =
+    ByteSearch.indexOfAny(buf, from, lim, quoteWord, lineFeedWord, carriageReturnWord)
+
   /** For count(*): the index of the line end that ends the record starting at `from`, when the record is
     * unquoted text and quoted fields that close right before a delimiter or a line end, with no line end or
     * blank to judge inside or around them. -1 for anything else (a quote after blanks, a line end in quotes,

@@ -249,5 +249,22 @@ class CsvParserSuite extends AnyFunSuite {
     val high = Array[Byte](1, 2, 3, 4, 5, 6, 7, 0x80.toByte, -1, 0)
     assert(ByteSearch.indexOfAny(high, 0, high.length, ByteSearch.broadcast(0xff), x, y) == 8)
     assert(ByteSearch.indexOfAny(high, 0, high.length, ByteSearch.broadcast(0), x, y) == 9)
+    // Random bytes, every value among them (ASCII targets take a shorter test that must ignore bytes from 0x80
+    // up, and borrows between bytes), against a byte-by-byte search.
+    val rng = new scala.util.Random(15)
+    for (_ <- 0 until 3000) {
+      val data = Array.fill(rng.nextInt(40))(
+        if (rng.nextInt(4) == 0) "\n\r\",;".charAt(rng.nextInt(5)).toByte else rng.nextInt(256).toByte
+      )
+      val targets =
+        Seq.fill(3)(if (rng.nextInt(6) == 0) rng.nextInt(256) else "\n\r\",;".charAt(rng.nextInt(5)).toInt)
+      val from = if (data.isEmpty) 0 else rng.nextInt(data.length)
+      val want = (from until data.length).find(i => targets.contains(data(i) & 0xff)).getOrElse(data.length)
+      val Seq(a, b, c) = targets.map(ByteSearch.broadcast)
+      assert(
+        ByteSearch.indexOfAny(data, from, data.length, a, b, c) == want,
+        s"${data.toSeq} from $from: $targets"
+      )
+    }
   }
 }
