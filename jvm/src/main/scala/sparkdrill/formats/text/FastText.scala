@@ -19,21 +19,28 @@ private[sparkdrill] object FastText {
     var i = s
     val negative = b(i) == '-'
     if (negative || b(i) == '+') i += 1
+    // The integer digits, then the fraction's: at most 15 digits in all keep the mantissa below 2^53 (checked
+    // once, not per digit), and no test for the point inside either loop.
+    val intStart = i
     var mantissa = 0L
-    var digits = 0
-    var fractionDigits = 0
-    var sawDot = false
-    while (i < end && (isDigit(b(i)) || (b(i) == '.' && !sawDot))) {
-      if (b(i) == '.') sawDot = true
-      else {
-        if (mantissa >= MaxExactMantissa / 10) return false
-        mantissa = mantissa * 10 + (b(i) - '0')
-        digits += 1
-        if (sawDot) fractionDigits += 1
-      }
+    var d = 0
+    while (i < end && { d = b(i) - '0'; d >= 0 && d <= 9 }) {
+      mantissa = mantissa * 10 + d
       i += 1
     }
-    if (digits == 0) return false
+    var digits = i - intStart
+    var fractionDigits = 0
+    if (i < end && b(i) == '.') {
+      i += 1
+      val fractionStart = i
+      while (i < end && { d = b(i) - '0'; d >= 0 && d <= 9 }) {
+        mantissa = mantissa * 10 + d
+        i += 1
+      }
+      fractionDigits = i - fractionStart
+      digits += fractionDigits
+    }
+    if (digits == 0 || digits > 15) return false
     var exponent = 0
     if (i < end) {
       if (b(i) != 'e' && b(i) != 'E') return false
