@@ -39,8 +39,17 @@ private[json] final class ByteRecordWriter(
   }
 
   private val members = new java.util.IdentityHashMap[TupleWriter, ByteMembers]()
+  // The few tuples a record's values go to (the row, its structs), compared by reference before the map: a
+  // lookup per record and per struct value.
+  private val recentTuples = new Array[TupleWriter](4)
+  private val recentMembers = new Array[ByteMembers](4)
 
   private def membersOf(tuple: TupleWriter, top: Boolean): ByteMembers = {
+    var i = 0
+    while (i < recentTuples.length) {
+      if (recentTuples(i) eq tuple) return recentMembers(i)
+      i += 1
+    }
     var m = members.get(tuple)
     if (m == null) {
       m = new ByteMembers(name => {
@@ -51,6 +60,10 @@ private[json] final class ByteRecordWriter(
       })
       members.put(tuple, m)
     }
+    System.arraycopy(recentTuples, 0, recentTuples, 1, recentTuples.length - 1)
+    System.arraycopy(recentMembers, 0, recentMembers, 1, recentMembers.length - 1)
+    recentTuples(0) = tuple
+    recentMembers(0) = m
     m
   }
 
