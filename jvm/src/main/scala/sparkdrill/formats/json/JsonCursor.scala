@@ -443,8 +443,7 @@ private[json] final class JsonCursor {
     else if (b == 't') literalEnd(p, True)
     else if (b == 'f') literalEnd(p, False)
     else if (b == 'n') literalEnd(p, Null)
-    else if (b == '{') objectEnd(p)
-    else if (b == '[') arrayEnd(p)
+    else if (b == '{' || b == '[') containerEnd(p)
     else throw GiveUp
   }
 
@@ -458,36 +457,25 @@ private[json] final class JsonCursor {
       pos
     }
 
-  private def objectEnd(open: Int): Int = {
+  // The index after the object or array that opens at `open`: its members (a name, a colon, a value) or
+  // elements, separated by commas, checked whole.
+  private def containerEnd(open: Int): Int = {
+    val members = buf(open) == '{'
+    val close = if (members) '}' else ']'
     depth += 1
     if (depth > MaxDepth) throw GiveUp
     var p = nonBlank(open + 1)
-    if (buf(p) != '}')
+    if (buf(p) != close)
       while (true) {
-        if (buf(p) != '"') throw GiveUp
-        p = nonBlank(stringEnd(p + 1))
-        if (buf(p) != ':') throw GiveUp
-        p = nonBlank(valueEnd(nonBlank(p + 1)))
-        val b = buf(p)
-        if (b == '}') {
-          depth -= 1
-          return p + 1
-        } else if (b != ',') throw GiveUp
-        p = nonBlank(p + 1)
-      }
-    depth -= 1
-    p + 1
-  }
-
-  private def arrayEnd(open: Int): Int = {
-    depth += 1
-    if (depth > MaxDepth) throw GiveUp
-    var p = nonBlank(open + 1)
-    if (buf(p) != ']')
-      while (true) {
+        if (members) {
+          if (buf(p) != '"') throw GiveUp
+          p = nonBlank(stringEnd(p + 1))
+          if (buf(p) != ':') throw GiveUp
+          p = nonBlank(p + 1)
+        }
         p = nonBlank(valueEnd(p))
         val b = buf(p)
-        if (b == ']') {
+        if (b == close) {
           depth -= 1
           return p + 1
         } else if (b != ',') throw GiveUp
