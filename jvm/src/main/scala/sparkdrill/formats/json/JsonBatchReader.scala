@@ -51,9 +51,9 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, re
   private val errors = negotiator.errorContext
   private val options = negotiator.options
   private def mode = bad.mode
-  // Hadoop's streams hand out a few KiB per read; Jackson asks for more at a time.
   // Discovery asks for the sample (sampledSchema) and reads no rows; a read has the scan's schema.
   private val discovering = negotiator.definedSchema.isEmpty
+  // Hadoop's streams hand out a few KiB per read; Jackson asks for more at a time.
   private val records = new JsonRecords(
     new java.io.BufferedInputStream(file.open(), 1 << 16),
     options(JsonOptions.MaxRecordBytes),
