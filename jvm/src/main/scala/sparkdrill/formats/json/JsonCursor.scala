@@ -7,6 +7,8 @@ import scala.util.control.ControlThrowable
 
 import org.apache.spark.unsafe.Platform
 
+import sparkdrill.reader.FastDouble
+
 /** The byte reader met something it leaves to Jackson: anything outside the strict JSON it reads (see
   * [[JsonCursor]]), or a value that does not convert. The record is read again by Jackson, which decides.
   */
@@ -362,50 +364,13 @@ private[json] final class JsonCursor {
   }
 
   /** The number from `from` to `until` (scanned by [[number]], not integral) as the nearest double, as
-    * `Double.parseDouble` and Jackson give it. Up to 15 significant digits with a power of ten up to 22 it
-    * is one exact product or quotient of two exact doubles, so rounded once, right (Clinger's fast path).
+    * `Double.parseDouble` and Jackson give it.
     */
-  def double(from: Int, until: Int): Double = {
-    var p = from
-    val negative = buf(p) == '-'
-    if (negative) p += 1
-    var mantissa = 0L
-    var significant = 0
-    var scale = 0 // digits after the point
-    var b = buf(p)
-    while (p < until && b != 'e' && b != 'E') {
-      if (b != '.') {
-        if (significant > 0 || b != '0') significant += 1
-        mantissa = mantissa * 10 + (b - '0')
-        if (significant > 15) return slowDouble(from, until)
-      } else scale = -1
-      if (scale < 0 && b != '.') scale -= 1
-      p += 1
-      if (p < until) b = buf(p)
-    }
-    var exponent = if (scale < 0) -(-scale - 1) else 0
-    if (p < until) { // an exponent
-      p += 1
-      val sign = if (buf(p) == '-') { p += 1; -1 }
-      else { if (buf(p) == '+') p += 1; 1 }
-      var e = 0
-      while (p < until) {
-        e = e * 10 + (buf(p) - '0')
-        if (e > 1000) return slowDouble(from, until)
-        p += 1
-      }
-      exponent += sign * e
-    }
-    val magnitude =
-      if (mantissa == 0) 0.0
-      else if (exponent >= 0 && exponent <= 22) mantissa * Powers(exponent)
-      else if (exponent < 0 && exponent >= -22) mantissa / Powers(-exponent)
-      else return slowDouble(from, until)
-    if (negative) -magnitude else magnitude
-  }
+  def double(from: Int, until: Int): Double =
+    if (FastDouble.parse(buf, from, until - from, oneDouble)) oneDouble(0)
+    else java.lang.Double.parseDouble(new String(buf, from, until - from, StandardCharsets.ISO_8859_1))
 
-  private def slowDouble(from: Int, until: Int): Double =
-    java.lang.Double.parseDouble(new String(buf, from, until - from, StandardCharsets.ISO_8859_1))
+  private val oneDouble = new Array[Double](1)
 
   /** The literal `word` (`true`, `false`, `null`) at [[pos]]; the cursor past it. */
   def literal(word: Array[Byte]): Unit = pos = literalEnd(pos, word)
@@ -498,8 +463,6 @@ private[json] final class JsonCursor {
       nonBlank(q + 1)
     }
 
-  /** The bytes from `from` to `until` as text (a number's, for a string column). */
-  def text(from: Int, until: Int): String = new String(buf, from, until - from, StandardCharsets.UTF_8)
 }
 
 private[json] object JsonCursor {
@@ -524,5 +487,4 @@ private[json] object JsonCursor {
   val MaxString: Int = 1 << 20
   val MaxName = 1000
 
-  private val Powers: Array[Double] = Array.tabulate(23)(i => math.pow(10, i))
 }

@@ -8,7 +8,7 @@ import java.util.Locale
 import org.apache.spark.sql.catalyst.util.DateTimeUtils
 import org.apache.spark.sql.types._
 
-import sparkdrill.reader.Fills
+import sparkdrill.reader.{FastDouble, Fills}
 import sparkdrill.loader.ColumnWriter
 
 /** Writes one text field into a column of its type. `write` returns false when the text cannot be converted
@@ -222,7 +222,7 @@ private[sparkdrill] object TextConverter {
   private final class DoubleParser extends Parser {
     private val fast = new Array[Double](1)
     def apply(w: ColumnWriter, b: Array[Byte], s: Int, n: Int): Boolean =
-      if (FastText.double(b, s, n, fast)) { w.setDouble(fast(0)); true }
+      if (FastDouble.parse(b, s, n, fast)) { w.setDouble(fast(0)); true }
       else
         plainNumber(b, s, n) && {
           try { w.setDouble(java.lang.Double.parseDouble(ascii(b, s, n))); true }

@@ -7,6 +7,8 @@ import scala.util.Random
 
 import org.scalatest.funsuite.AnyFunSuite
 
+import sparkdrill.reader.FastDouble
+
 /** The fast parsers answer exactly what the JDK answers, or decline: random and edge inputs, fixed seeds. */
 class FastTextSuite extends AnyFunSuite {
   private def bytes(s: String) = s.getBytes(StandardCharsets.UTF_8)
@@ -62,7 +64,7 @@ class FastTextSuite extends AnyFunSuite {
       Seq.fill(200000)(randomNumber(rng))
     cases.filter(_.nonEmpty).foreach { s =>
       val b = bytes(s)
-      if (FastText.double(b, 0, b.length, out)) {
+      if (FastDouble.parse(b, 0, b.length, out)) {
         fast += 1
         val jdk = jdkDouble(s)
         assert(jdk.isDefined, s"'$s' is not a JDK double but the fast path read ${out(0)}")
@@ -73,7 +75,7 @@ class FastTextSuite extends AnyFunSuite {
       }
     }
     assert(fast > cases.size / 3, s"fast path taken $fast of ${cases.size}")
-    assert(FastText.double(bytes("19.99"), 0, 5, out) && out(0) == 19.99)
+    assert(FastDouble.parse(bytes("19.99"), 0, 5, out) && out(0) == 19.99)
   }
 
   private def jdkDate(s: String): Option[Int] =
