@@ -29,6 +29,8 @@ private[json] final class ByteRecordWriter(
   import ByteMembers.{Drop, Skip, Write}
   import ByteRecordWriter._
 
+  private val escapes = new JsonEscapes
+
   /** Members of the last record counted as dropped (keys no file had). */
   var dropped = 0
 
@@ -143,8 +145,8 @@ private[json] final class ByteRecordWriter(
       val end = c.string()
       if (!c.escaped) w.setBytes(c.buf, from, end - from)
       else {
-        val n = c.decode(from, end) // may grow `decoded`: read it after
-        w.setBytes(c.decoded, 0, n)
+        val n = escapes.decode(c.buf, from, end) // may grow `decoded`: read it after
+        w.setBytes(escapes.decoded, 0, n)
       }
     } else if (b == '-' || (b >= '0' && b <= '9')) {
       val from = c.pos
@@ -200,8 +202,8 @@ private[json] final class ByteRecordWriter(
         val end = c.string()
         if (!c.escaped) map.key.setBytes(c.buf, from, end - from)
         else {
-          val n = c.decode(from, end)
-          map.key.setBytes(c.decoded, 0, n)
+          val n = escapes.decode(c.buf, from, end)
+          map.key.setBytes(escapes.decoded, 0, n)
         }
         c.colon()
         write(map.value, code)
@@ -275,8 +277,8 @@ private[json] final class ByteRecordWriter(
     val (bytes, start, length) =
       if (!c.escaped) (c.buf, from, end - from)
       else {
-        val n = c.decode(from, end)
-        (c.decoded, 0, n)
+        val n = escapes.decode(c.buf, from, end)
+        (escapes.decoded, 0, n)
       }
     if (code != AsBinary && blank(bytes, start, length)) w.setNull()
     else {

@@ -44,7 +44,7 @@ private[json] final class JsonCursor {
   var lineStart: Int = -1
   private var depth = 0
 
-  /** Set by [[string]]: whether the string held an escape. */
+  /** Set by [[string]]: whether the string held an escape (then [[JsonEscapes]] decodes it). */
   var escaped = false
 
   /** Set by [[number]]: whether it had no fraction or exponent (Jackson's VALUE_NUMBER_INT), and its value
@@ -173,21 +173,10 @@ private[json] final class JsonCursor {
       case _ => throw GiveUp
     }
 
-  // The four hex digits at `p`, as a UTF-16 unit.
-  private def hex(p: Int): Int = {
-    var v = 0
-    var i = p
-    while (i < p + 4) {
-      val b = at(i)
-      val d =
-        if (b >= '0' && b <= '9') b - '0'
-        else if (b >= 'a' && b <= 'f') b - 'a' + 10
-        else if (b >= 'A' && b <= 'F') b - 'A' + 10
-        else throw GiveUp
-      v = v << 4 | d
-      i += 1
-    }
-    v
+  // The four hex digits at `p`, once at hand.
+  private def hex(p: Int): Unit = {
+    if (p + 4 > limit) throw NeedMore
+    if (JsonEscapes.hex(buf, p) < 0) throw GiveUp
   }
 
   // The well-formed UTF-8 character of two to four bytes at `p` (RFC 3629: no overlong form, no surrogate,
@@ -213,73 +202,6 @@ private[json] final class JsonCursor {
     val b = at(i) & 0xff
     if (b < low || b > high) throw GiveUp
   }
-
-  /** The string from `from` to its closing quote at `until` (scanned by [[string]]), its escapes decoded, as
-    * UTF-8 in [[decoded]]; its length.
-    */
-  def decode(from: Int, until: Int): Int = {
-    if (decoded.length < until - from) decoded = new Array[Byte](math.max(until - from, decoded.length * 2))
-    var n = 0
-    var p = from
-    while (p < until) {
-      val b = buf(p)
-      if (b != '\\') {
-        decoded(n) = b
-        n += 1
-        p += 1
-      } else {
-        buf(p + 1) match {
-          case 'u' =>
-            var c = hex(p + 2)
-            p += 6
-            if (c >= 0xd800 && c <= 0xdbff) { // a surrogate pair, as two escapes
-              if (p + 6 > until || buf(p) != '\\' || buf(p + 1) != 'u') throw GiveUp
-              val low = hex(p + 2)
-              if (low < 0xdc00 || low > 0xdfff) throw GiveUp
-              c = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00)
-              p += 6
-            } else if (c >= 0xdc00 && c <= 0xdfff) throw GiveUp // Jackson would keep it, the JDK writes '?'
-            n = encode(c, n)
-          case e =>
-            decoded(n) = (e: @annotation.switch) match {
-              case 'b' => '\b'
-              case 'f' => '\f'
-              case 'n' => '\n'
-              case 'r' => '\r'
-              case 't' => '\t'
-              case other => other.toByte // '"', '\\', '/'
-            }
-            n += 1
-            p += 2
-        }
-      }
-    }
-    n
-  }
-
-  /** The buffer [[decode]] writes into. */
-  var decoded: Array[Byte] = new Array[Byte](256)
-
-  // Code point `c` as UTF-8 into `decoded` at `n` (an escape of 6 or 12 bytes never decodes longer); the
-  // index after it.
-  private def encode(c: Int, n: Int): Int =
-    if (c < 0x80) { decoded(n) = c.toByte; n + 1 }
-    else if (c < 0x800) {
-      decoded(n) = (0xc0 | c >> 6).toByte
-      decoded(n + 1) = (0x80 | c & 0x3f).toByte
-      n + 2
-    } else if (c < 0x10000) {
-      decoded(n) = (0xe0 | c >> 12).toByte
-      decoded(n + 1) = (0x80 | c >> 6 & 0x3f).toByte
-      decoded(n + 2) = (0x80 | c & 0x3f).toByte
-      n + 3
-    } else {
-      decoded(n) = (0xf0 | c >> 18).toByte
-      decoded(n + 1) = (0x80 | c >> 12 & 0x3f).toByte
-      decoded(n + 2) = (0x80 | c >> 6 & 0x3f).toByte
-      decoded(n + 3) = (0x80 | c & 0x3f).toByte
-      n + 4
-    }
 
   /** Scans the number at [[pos]] (JSON's grammar: no leading zero, no `+`, a digit on each side of the point),
     * setting [[integral]], [[fitsLong]] and [[longValue]]; leaves the cursor past it.

@@ -126,9 +126,10 @@ class JsonCursorSuite extends AnyFunSuite with ScalaCheckDrivenPropertyChecks {
       val bytes = text ++ "\"".getBytes(UTF_8)
       reference(bytes).foreach { end =>
         val c = cursor(bytes, lead)
+        val escapes = new JsonEscapes
         val decoded = outcome {
-          val n = c.decode(lead, lead + end)
-          java.util.Arrays.copyOf(c.decoded, n).toSeq
+          val n = escapes.decode(c.buf, lead, lead + end)
+          java.util.Arrays.copyOf(escapes.decoded, n).toSeq
         }
         val parser = JsonParsers.factory.createParser(("\"".getBytes(UTF_8) ++ bytes))
         assert(parser.nextToken() == JsonToken.VALUE_STRING)
