@@ -174,7 +174,7 @@ private[sparkdrill] final class CsvParser(
       // Fast path: copy a run of plain bytes in one go.
       val runStart = pos
       val lim = limit
-      val p = plainRunEnd(pos, lim)
+      val p = words.plainEnd(buf, pos, lim)
       if (p > runStart) appendRange(runStart, p - runStart)
       pos = p
       if (p < lim) {
@@ -232,7 +232,7 @@ private[sparkdrill] final class CsvParser(
       if (pos >= limit && !fill()) { unterminatedQuote = true; return true }
       // Fast path: copy a run of plain quoted bytes in one go.
       val runStart = pos
-      val p = quotedRunEnd(pos, limit)
+      val p = words.quotedEnd(buf, pos, limit)
       if (p > runStart) { appendRange(runStart, p - runStart); pos = p; afterCr = false }
       if (pos >= limit && !fill()) { unterminatedQuote = true; return true }
       val b = buf(pos) & 0xff
@@ -262,37 +262,6 @@ private[sparkdrill] final class CsvParser(
       }
     }
     false
-  }
-
-  // Where a run of plain field bytes from `from` ends: at the delimiter or a line end. With the usual line
-  // ends a word at a time (most fields are a few bytes, found in one word); with a custom one, by table.
-  private def plainRunEnd(from: Int, lim: Int): Int =
-    if (auto) words.fieldEnd(buf, from, lim)
-    else {
-      var p = from
-      while (p < lim && !special(buf(p) & 0xff)) p += 1
-      p
-    }
-
-  // Where a run of plain bytes inside quotes from `from` ends: at a quote, an escape or a line end; a word at
-  // a time when the quote is its own escape and line ends are the usual ones.
-  private def quotedRunEnd(from: Int, lim: Int): Int =
-    if (wordQuoted) words.quotedEnd(buf, from, lim)
-    else {
-      var p = from
-      while (p < lim && !quotedSpecial(buf(p) & 0xff)) p += 1
-      p
-    }
-  private val wordQuoted = auto && quote >= 0 && escape == quote
-
-  // Bytes that end a run of plain field bytes, outside and inside quotes: one table load per byte.
-  private val special: Array[Boolean] = table(Seq(delimiter & 0xff, '\n', '\r', lineEnd0))
-  private val quotedSpecial: Array[Boolean] = table(Seq(quote, escape, '\n', '\r', lineEnd0))
-
-  private def table(bytes: Seq[Int]): Array[Boolean] = {
-    val t = new Array[Boolean](256)
-    bytes.filter(b => b >= 0 && b < 256).foreach(t(_) = true)
-    t
   }
 
   @inline private def isLineEndStart(b: Int): Boolean =
@@ -360,7 +329,7 @@ private[sparkdrill] final class CsvParser(
 
   // count(*)'s fast path, a record's end found a word at a time; a record it cannot judge is left to
   // readRecord from the record's start (false, nothing consumed).
-  private val words = new WordScan(delimiter, quote, if (auto) -1 else lineEnd0)
+  private val words = new WordScan(delimiter, quote, escape, if (auto) -1 else lineEnd0)
   private val fastSkip = lineEnd1 < 0 && (quote < 0 || escape == quote)
 
   private def skipPlainRecord(): Boolean = {

@@ -1,11 +1,13 @@
 package sparkdrill.formats.text
 
-/** The CSV parser's word-at-a-time scans (over [[ByteSearch]]) for the usual line ends (`\n`, `\r\n`, `\r`)
-  * or a one-byte line delimiter, with the quote doubled to escape it (the default) or quoting off.
+/** The CSV parser's scans for where a run of field bytes, or a whole record for count(*), ends. With the usual
+  * line ends (`\n`, `\r\n`, `\r`) or a one-byte line delimiter, and the quote doubled to escape it (the default)
+  * or quoting off, they go a word at a time ([[ByteSearch]]); a custom line end or escape takes a table load
+  * per byte.
   *
-  * @param lineEnd the one-byte line delimiter; negative for the usual line ends
+  * @param lineEnd the first byte of the line delimiter; negative for the usual line ends
   */
-private[text] final class WordScan(delimiter: Byte, quote: Int, lineEnd: Int) {
+private[text] final class WordScan(delimiter: Byte, quote: Int, escape: Int, lineEnd: Int) {
   private val auto = lineEnd < 0
   private val delim = delimiter & 0xff
   private val delimiterWord = ByteSearch.broadcast(delimiter)
@@ -17,20 +19,38 @@ private[text] final class WordScan(delimiter: Byte, quote: Int, lineEnd: Int) {
   private val plainA = ByteSearch.broadcast(if (quote >= 0) quote else endA)
   private val plainB = ByteSearch.broadcast(endA)
   private val plainC = ByteSearch.broadcast(endB)
+  // Bytes that end a run of field bytes, outside and inside quotes, for the scans by table.
+  private val plainStops = table(Seq(delim, '\n', '\r', endA))
+  private val quotedStops = table(Seq(quote, escape, '\n', '\r', endA))
+  private val quotedByWords = auto && quote >= 0 && escape == quote
+
+  private def table(bytes: Seq[Int]): Array[Boolean] = {
+    val t = new Array[Boolean](256)
+    bytes.filter(b => b >= 0 && b < 256).foreach(t(_) = true)
+    t
+  }
 
   private def isLineEnd(b: Int): Boolean = b == endA || b == endB
 
-  /** With the usual line ends: where a run of plain field bytes from `from` ends, at the delimiter or a line
-    * end (`lim` if neither comes first).
+  /** Where a run of plain field bytes from `from` ends: at the delimiter or a line end (`lim` if neither comes
+    * first). Most fields are a few bytes, found in one word.
     */
-  def fieldEnd(buf: Array[Byte], from: Int, lim: Int): Int =
-    ByteSearch.indexOfAny(buf, from, lim, delimiterWord, lineFeedWord, carriageReturnWord)
+  def plainEnd(buf: Array[Byte], from: Int, lim: Int): Int =
+    if (auto) ByteSearch.indexOfAny(buf, from, lim, delimiterWord, lineFeedWord, carriageReturnWord)
+    else byTable(buf, from, lim, plainStops)
 
-  /** With the usual line ends: where a run of bytes inside quotes from `from` ends, at the quote or a line
-    * end (`lim` if neither comes first).
+  /** Where a run of bytes inside quotes from `from` ends: at the quote, an escape or a line end (`lim` if none
+    * comes first).
     */
   def quotedEnd(buf: Array[Byte], from: Int, lim: Int): Int =
-    ByteSearch.indexOfAny(buf, from, lim, quoteWord, lineFeedWord, carriageReturnWord)
+    if (quotedByWords) ByteSearch.indexOfAny(buf, from, lim, quoteWord, lineFeedWord, carriageReturnWord)
+    else byTable(buf, from, lim, quotedStops)
+
+  private def byTable(buf: Array[Byte], from: Int, lim: Int, stops: Array[Boolean]): Int = {
+    var p = from
+    while (p < lim && !stops(buf(p) & 0xff)) p += 1
+    p
+  }
 
   /** For count(*): the index of the line end that ends the record starting at `from`, when the record is
     * unquoted text and quoted fields that close right before a delimiter or a line end, with no line end or
