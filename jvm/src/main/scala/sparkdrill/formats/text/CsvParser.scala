@@ -2,9 +2,10 @@ package sparkdrill.formats.text
 
 import java.io.InputStream
 
-/** A byte-level CSV tokenizer with Drill's lenient quoting. It copies each record's fields, unescaped, into
-  * one reusable byte array and records where each field starts and ends, and whether it was quoted: no
-  * `String` per field.
+/** A byte-level CSV tokenizer with Drill's lenient quoting. It records where each field of a record starts
+  * and ends in one byte array, and whether it was quoted: no `String` per field. The array is the read buffer
+  * itself when the record lies whole in it and needs no unescaping (most records), else a reusable array the
+  * fields are copied into, unescaped.
   *
   * Quoting (SPEC 2): a quote opens a quoted field as the field's first byte, or after spaces and tabs that
   * start the field (they are dropped then; an unquoted field keeps its leading blanks). Inside, escape+quote
@@ -42,8 +43,9 @@ private[sparkdrill] final class CsvParser(
   private var bufferOffset = startOffset // file offset of buf(0)
   private var atEof = false
 
-  /** The current record's field bytes, unescaped. */
-  var bytes: Array[Byte] = new Array[Byte](1024)
+  // Field bytes copied out of the read buffer, unescaped, for a record that cannot be read in place.
+  private var copied = new Array[Byte](1024)
+  private var current = copied
   private var length = 0
   private var fieldStarts = new Array[Int](64)
   private var fieldEnds = new Array[Int](64)
@@ -85,10 +87,14 @@ private[sparkdrill] final class CsvParser(
   var unterminatedQuote: Boolean = false
   private var line = startLine
 
+  /** The current record's field bytes, unescaped: the read buffer itself when the record was read in place,
+    * so they stay valid only until the next read.
+    */
+  def bytes: Array[Byte] = current
   def fieldCount: Int = count
   def start(i: Int): Int = fieldStarts(i)
   def fieldLength(i: Int): Int = fieldEnds(i) - fieldStarts(i)
-  def field(i: Int): String = new String(bytes, fieldStarts(i), fieldEnds(i) - fieldStarts(i), "UTF-8")
+  def field(i: Int): String = new String(current, fieldStarts(i), fieldEnds(i) - fieldStarts(i), "UTF-8")
   def fields: IndexedSeq[String] = (0 until count).map(field)
 
   /** Whether field `i` stood in quotes: `""` is an empty quoted field, an empty unquoted one is null in a
@@ -128,9 +134,68 @@ private[sparkdrill] final class CsvParser(
   def next(): Boolean = {
     if (!startRecord()) return false
     if (captureRaw) { rawLength = 0; rawMark = pos }
+    else if (inPlace && readInPlace()) return true
+    count = 0
+    current = copied
     readRecord()
     if (captureRaw) { saveRaw(pos); rawMark = -1 }
     true
+  }
+
+  // A record is read in place, its fields left where they lie in the read buffer, when the whole record is
+  // in the buffer and none of its bytes need rewriting: no escaped or stray quote, no line end in quotes.
+  // Most records are; the others (and the one a buffer's end cuts) are read again by readRecord, which copies
+  // and unescapes. Not with a raw-record capture, whose bookkeeping lives in readRecord's buffer fills.
+  private val inPlace = lineEnd1 < 0
+
+  /** Reads the record at `pos` in place; false, having consumed nothing, when it cannot. */
+  private def readInPlace(): Boolean = {
+    val lim = limit
+    val delim = delimiter & 0xff
+    var p = pos
+    while (true) {
+      if (count == fieldStarts.length) growFields()
+      var start = p
+      var end = -1
+      if (quote >= 0) {
+        // Spaces and tabs before a quote are dropped with it; before anything else they are the field's text.
+        var q = p
+        while (q < lim && { val b = buf(q) & 0xff; (b == ' ' || b == '\t') && b != delim }) q += 1
+        if (q < lim && (buf(q) & 0xff) == quote) {
+          val close = words.quotedEnd(buf, q + 1, lim)
+          if (close + 1 >= lim || (buf(close) & 0xff) != quote) return false
+          val after = buf(close + 1) & 0xff
+          if (after != delim && !isLineEndStart(after)) return false
+          start = q + 1
+          end = close
+          p = close + 1
+        }
+      }
+      fieldQuoted(count) = end >= 0
+      if (end < 0) { // unquoted: a quote, or a line-end byte that is not the line end, is text
+        p = words.plainEnd(buf, p, lim)
+        while (p < lim && { val b = buf(p) & 0xff; b != delim && !isLineEndStart(b) })
+          p = words.plainEnd(buf, p + 1, lim)
+        if (p >= lim) return false
+        end = p
+      }
+      fieldStarts(count) = start
+      fieldEnds(count) = end
+      count += 1
+      val b = buf(p) & 0xff
+      p += 1
+      if (b != delim) { // the line end
+        if (b == '\r' && auto) {
+          if (p >= lim) return false // its `\n` may follow in the next fill
+          if (buf(p) == '\n') p += 1
+        }
+        line += 1
+        pos = p
+        current = buf
+        return true
+      }
+    }
+    false
   }
 
   private def skipBlankAndCommentLines(): Boolean = {
@@ -345,22 +410,27 @@ private[sparkdrill] final class CsvParser(
   private var discard = false
   private var skipAll = false
 
-  /** Which fields (by position) a caller reads; the others are parsed (quotes, delimiters) but their bytes
-    * are not kept, so they read as empty. Null keeps every field.
+  /** Which fields (by position) a caller reads; the others are parsed (quotes, delimiters), but a record
+    * that is copied out of the buffer does not copy their bytes, so they may read as empty. Null keeps every
+    * field.
     */
   var keep: Array[Boolean] = null
 
   @inline private def appendByte(b: Byte): Unit = if (!discard) {
-    if (length == bytes.length) bytes = java.util.Arrays.copyOf(bytes, bytes.length * 2)
-    bytes(length) = b
+    if (length == copied.length) grow(length + 1)
+    copied(length) = b
     length += 1
   }
 
   private def appendRange(from: Int, n: Int): Unit = if (!discard) {
-    if (length + n > bytes.length)
-      bytes = java.util.Arrays.copyOf(bytes, math.max(bytes.length * 2, length + n))
-    System.arraycopy(buf, from, bytes, length, n)
+    if (length + n > copied.length) grow(length + n)
+    System.arraycopy(buf, from, copied, length, n)
     length += n
+  }
+
+  private def grow(atLeast: Int): Unit = {
+    copied = java.util.Arrays.copyOf(copied, math.max(copied.length * 2, atLeast))
+    current = copied
   }
 
   // A UTF-8 byte order mark at the start of the file is not data (offsets still count its bytes).
@@ -379,7 +449,8 @@ private[sparkdrill] final class CsvParser(
     if (rawMark >= 0) { saveRaw(limit); rawMark = 0 }
     bufferOffset += limit
     pos = 0
-    // What the buffer held is consumed (a record's bytes are copied out as it is read): it may be replaced.
+    // What the buffer held is consumed (a record read in place has been used by now; one that crosses the
+    // buffer's end is copied out as it is read): it may be replaced.
     if (limit == buf.length && buf.length < BufferSize)
       buf = new Array[Byte](math.min(BufferSize, buf.length * 4))
     limit = 0

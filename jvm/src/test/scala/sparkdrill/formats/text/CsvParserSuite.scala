@@ -48,7 +48,7 @@ class CsvParserSuite extends AnyFunSuite {
   }
 
   test(
-    "fields a caller does not keep are parsed but read as empty; the kept ones and the offsets are exact"
+    "fields a caller does not keep are parsed but not copied; the kept ones and the offsets are exact"
   ) {
     val text = "a,\"b,\nc\",d,e\nf,g,\"h\"\"i\",j,k\n"
     val p =
@@ -237,6 +237,57 @@ class CsvParserSuite extends AnyFunSuite {
           "format" -> fmt
         )
       )
+  }
+
+  /** Every record as `next` reads it: each field's text and quoting, line, start, end and unclosed quote.
+    * With `copy` the parser captures raw records, which makes it copy every field out of its buffer.
+    */
+  private def read(text: String, chunk: Int, copy: Boolean, options: (String, String)*) = {
+    val in = new java.io.FilterInputStream(new ByteArrayInputStream(text.getBytes(UTF_8))) {
+      override def read(b: Array[Byte], off: Int, len: Int): Int = super.read(b, off, math.min(len, chunk))
+    }
+    val p = new CsvParser(in, CsvSettings.from(options.toMap.getOrElse("format", "csv"), opts(options: _*)))
+    p.captureRaw = copy
+    val out = ArrayBuffer.empty[(Seq[(String, Boolean)], Long, Long, Long, Boolean)]
+    while (p.next()) {
+      val fields = (0 until p.fieldCount).map(i => p.field(i) -> p.quoted(i))
+      out += ((fields, p.recordLine, p.recordOffset, p.position, p.unterminatedQuote))
+    }
+    out.toSeq
+  }
+
+  test("records read in place, where they lie in the read buffer, read as the copying parser reads them") {
+    // In place: the second record's fields lie after the first's in the same buffer.
+    val p = new CsvParser(
+      new ByteArrayInputStream("a,b\n\"c\",d\n".getBytes(UTF_8)),
+      CsvSettings.from("csv", opts())
+    )
+    assert(p.next() && p.next() && p.start(0) == 5 && p.quoted(0) && p.field(0) == "c")
+    val rng = new scala.util.Random(151)
+    val alphabet = "ab,\"\n\r \t#\\|"
+    val random = Seq.fill(600)(Seq.fill(rng.nextInt(60))(alphabet(rng.nextInt(alphabet.length))).mkString)
+    // Longer texts of plain and quoted fields, mostly well formed, cut by every size of read.
+    val fields = Seq("x", "", "\"q\"", "\"a,b\"", " \"s\"", "\"\"", "\"e\"\"f\"", "\"l\nm\"", " t", "\"u\" ")
+    val long = Seq.fill(60)(
+      Seq
+        .fill(1 + rng.nextInt(30))(
+          Seq.fill(1 + rng.nextInt(4))(fields(rng.nextInt(fields.length))).mkString(",")
+        )
+        .mkString(Seq("\n", "\r\n", "\r")(rng.nextInt(3)))
+    )
+    val settings = Seq(
+      Seq.empty[(String, String)],
+      Seq("comment" -> "#"),
+      Seq("lineDelimiter" -> "\n"),
+      Seq("escape" -> "\\"),
+      Seq("quote" -> ""),
+      Seq("format" -> "tsv"),
+      Seq("format" -> "psv")
+    )
+    for (text <- random ++ long; options <- settings; chunk <- Seq(1, 5, 64, 1 << 20)) {
+      val inPlace = read(text, chunk, copy = false, options: _*)
+      assert(inPlace == read(text, chunk, copy = true, options: _*), s"${text.replace("\n", "\\n")} $options")
+    }
   }
 
   test("word-at-a-time search finds the first of three bytes wherever it lies, or none") {
