@@ -133,28 +133,33 @@ private[sparkdrill] final class CsvParser(
   /** Reads the next record, skipping blank lines and comment lines. Returns false at end of input. */
   def next(): Boolean = {
     if (!startRecord()) return false
-    if (captureRaw) { rawLength = 0; rawMark = pos }
-    else if (inPlace && readInPlace()) return true
-    count = 0
-    current = copied
-    readRecord()
-    if (captureRaw) { saveRaw(pos); rawMark = -1 }
+    if (captureRaw) {
+      rawLength = 0
+      rawMark = pos
+      current = copied
+      readRecord()
+      saveRaw(pos)
+      rawMark = -1
+    } else if (inPlace) readInPlace()
+    else { current = copied; readRecord() }
     true
   }
 
-  // A record is read in place, its fields left where they lie in the read buffer, when the whole record is
-  // in the buffer and none of its bytes need rewriting: no escaped or stray quote, no line end in quotes.
-  // Most records are; the others (and the one a buffer's end cuts) are read again by readRecord, which copies
-  // and unescapes. Not with a raw-record capture, whose bookkeeping lives in readRecord's buffer fills.
+  // A record is read in place, its fields left where they lie in the read buffer, as long as it is in the
+  // buffer and none of its bytes need rewriting: no escaped or stray quote, no line end in quotes. Most
+  // records are read in place whole; from a field that cannot be (or that the buffer's end cuts), the fields
+  // so far are copied out and readRecord, which copies and unescapes, reads the rest. Not with a raw-record
+  // capture, whose bookkeeping lives in readRecord's buffer fills, nor with a two-byte line delimiter.
   private val inPlace = lineEnd1 < 0
 
-  /** Reads the record at `pos` in place; false, having consumed nothing, when it cannot. */
-  private def readInPlace(): Boolean = {
+  private def readInPlace(): Unit = {
     val lim = limit
     val delim = delimiter & 0xff
     var p = pos
+    current = buf
     while (true) {
       if (count == fieldStarts.length) growFields()
+      val fieldStart = p
       var start = p
       var end = -1
       if (quote >= 0) {
@@ -162,12 +167,21 @@ private[sparkdrill] final class CsvParser(
         var q = p
         while (q < lim && { val b = buf(q) & 0xff; (b == ' ' || b == '\t') && b != delim }) q += 1
         if (q < lim && (buf(q) & 0xff) == quote) {
-          val close = words.quotedEnd(buf, q + 1, lim)
-          if (close + 1 >= lim || (buf(close) & 0xff) != quote) return false
-          val after = buf(close + 1) & 0xff
-          if (after != delim && !isLineEndStart(after)) return false
+          // The closing quote, past doubled ones, found before anything is rewritten.
+          var close = words.quotedEnd(buf, q + 1, lim)
+          var doubled = false
+          var closed = false
+          while (!closed) {
+            if (close + 1 >= lim || (buf(close) & 0xff) != quote) return copyFrom(fieldStart)
+            val after = buf(close + 1) & 0xff
+            if (after == quote && escape == quote) {
+              doubled = true
+              close = words.quotedEnd(buf, close + 2, lim)
+            } else if (after == delim || isLineEndStart(after)) closed = true
+            else return copyFrom(fieldStart)
+          }
           start = q + 1
-          end = close
+          end = if (doubled) undouble(start, close) else close
           p = close + 1
         }
       }
@@ -176,7 +190,7 @@ private[sparkdrill] final class CsvParser(
         p = words.plainEnd(buf, p, lim)
         while (p < lim && { val b = buf(p) & 0xff; b != delim && !isLineEndStart(b) })
           p = words.plainEnd(buf, p + 1, lim)
-        if (p >= lim) return false
+        if (p >= lim) return copyFrom(fieldStart)
         end = p
       }
       fieldStarts(count) = start
@@ -185,17 +199,58 @@ private[sparkdrill] final class CsvParser(
       val b = buf(p) & 0xff
       p += 1
       if (b != delim) { // the line end
-        if (b == '\r' && auto) {
-          if (p >= lim) return false // its `\n` may follow in the next fill
-          if (buf(p) == '\n') p += 1
+        if (b == '\r' && auto && p >= lim) { // its `\n` may follow in the next fill
+          copyOut()
+          pos = p
+          consumeLineEnd(b)
+        } else {
+          if (b == '\r' && auto && buf(p) == '\n') p += 1
+          pos = p
         }
         line += 1
-        pos = p
-        current = buf
-        return true
+        return
       }
     }
-    false
+  }
+
+  /** Rewrites a quoted field's bytes `[from, until)` in place with each doubled quote made one; returns the
+    * new end. The buffer's raw bytes are not read again: a record read in place is never read a second time.
+    */
+  private def undouble(from: Int, until: Int): Int = {
+    var r = from
+    var w = from
+    while (r < until) {
+      val b = buf(r)
+      buf(w) = b
+      w += 1
+      r += (if ((b & 0xff) == quote) 2 else 1)
+    }
+    w
+  }
+
+  /** From the field at `fieldStart` on, the record is read by readRecord, the fields before copied out. */
+  private def copyFrom(fieldStart: Int): Unit = {
+    copyOut()
+    pos = fieldStart
+    readRecord()
+  }
+
+  /** Copies the fields read in place so far (those the caller keeps) out of the buffer, which the next fill
+    * overwrites.
+    */
+  private def copyOut(): Unit = {
+    discard = false
+    length = 0
+    var i = 0
+    while (i < count) {
+      val from = fieldStarts(i)
+      val n = fieldEnds(i) - from
+      fieldStarts(i) = length
+      if (keep == null || (i < keep.length && keep(i))) appendRange(from, n)
+      fieldEnds(i) = length
+      i += 1
+    }
+    current = copied
   }
 
   private def skipBlankAndCommentLines(): Boolean = {

@@ -54,9 +54,14 @@ class CsvParserSuite extends AnyFunSuite {
     val p =
       new CsvParser(new ByteArrayInputStream(text.getBytes(UTF_8)), CsvSettings.from("csv", opts()))
     p.keep = Array(false, true, false)
-    val out = ArrayBuffer.empty[(Seq[String], Long, Long)]
-    while (p.next()) out += ((p.fields, p.recordLine, p.recordOffset))
-    assert(out.toSeq == Seq((Seq("", "b,\nc", "", ""), 1L, 0L), (Seq("", "g", "", "", ""), 3L, 13L)))
+    val out = ArrayBuffer.empty[(Int, String, Long, Long)]
+    while (p.next()) out += ((p.fieldCount, p.field(1), p.recordLine, p.recordOffset))
+    assert(out.toSeq == Seq((4, "b,\nc", 1L, 0L), (5, "g", 3L, 13L)))
+    // The first record is copied (a line end in quotes): the fields not kept read as empty.
+    val copied =
+      new CsvParser(new ByteArrayInputStream(text.getBytes(UTF_8)), CsvSettings.from("csv", opts()))
+    copied.keep = p.keep
+    assert(copied.next() && copied.fields == Seq("", "b,\nc", "", ""))
   }
 
   test("blank lines are skipped; empty fields are kept") {
@@ -242,15 +247,25 @@ class CsvParserSuite extends AnyFunSuite {
   /** Every record as `next` reads it: each field's text and quoting, line, start, end and unclosed quote.
     * With `copy` the parser captures raw records, which makes it copy every field out of its buffer.
     */
-  private def read(text: String, chunk: Int, copy: Boolean, options: (String, String)*) = {
+  private def read(
+      text: String,
+      chunk: Int,
+      copy: Boolean,
+      keep: Array[Boolean],
+      options: (String, String)*
+  ) = {
     val in = new java.io.FilterInputStream(new ByteArrayInputStream(text.getBytes(UTF_8))) {
       override def read(b: Array[Byte], off: Int, len: Int): Int = super.read(b, off, math.min(len, chunk))
     }
     val p = new CsvParser(in, CsvSettings.from(options.toMap.getOrElse("format", "csv"), opts(options: _*)))
     p.captureRaw = copy
+    p.keep = keep
     val out = ArrayBuffer.empty[(Seq[(String, Boolean)], Long, Long, Long, Boolean)]
     while (p.next()) {
-      val fields = (0 until p.fieldCount).map(i => p.field(i) -> p.quoted(i))
+      // A field the caller does not keep reads as its text or as empty: only the kept ones are compared.
+      val fields = (0 until p.fieldCount).map { i =>
+        (if (keep == null || (i < keep.length && keep(i))) p.field(i) else "?") -> p.quoted(i)
+      }
       out += ((fields, p.recordLine, p.recordOffset, p.position, p.unterminatedQuote))
     }
     out.toSeq
@@ -284,9 +299,13 @@ class CsvParserSuite extends AnyFunSuite {
       Seq("format" -> "tsv"),
       Seq("format" -> "psv")
     )
-    for (text <- random ++ long; options <- settings; chunk <- Seq(1, 5, 64, 1 << 20)) {
-      val inPlace = read(text, chunk, copy = false, options: _*)
-      assert(inPlace == read(text, chunk, copy = true, options: _*), s"${text.replace("\n", "\\n")} $options")
+    val keeps = Seq(null, Array(false, true, false, true))
+    for (text <- random ++ long; options <- settings; chunk <- Seq(1, 5, 64, 1 << 20); keep <- keeps) {
+      val inPlace = read(text, chunk, copy = false, keep, options: _*)
+      assert(
+        inPlace == read(text, chunk, copy = true, keep, options: _*),
+        s"${text.replace("\n", "\\n")} $options ${Option(keep).map(_.toSeq)}"
+      )
     }
   }
 
