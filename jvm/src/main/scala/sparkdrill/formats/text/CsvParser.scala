@@ -60,25 +60,10 @@ private[sparkdrill] final class CsvParser(
 
   /** When set, the record's raw bytes (quotes and all, without its line end) are kept for `rawRecord`. */
   var captureRaw: Boolean = false
-  private var raw = new Array[Byte](256)
-  private var rawLength = 0
-  private var rawMark = -1 // where the unsaved raw bytes start in `buf`; -1 outside a record
+  private val raw = new RawRecord
 
   /** The current record as it stood in the file (only with `captureRaw`). */
-  def rawRecord: String = {
-    var n = rawLength
-    while (n > 0 && (raw(n - 1) == '\n' || raw(n - 1) == '\r')) n -= 1
-    new String(raw, 0, n, "UTF-8")
-  }
-
-  private def saveRaw(until: Int): Unit = if (rawMark >= 0 && until > rawMark) {
-    val n = until - rawMark
-    if (rawLength + n > raw.length)
-      raw = java.util.Arrays.copyOf(raw, math.max(raw.length * 2, rawLength + n))
-    System.arraycopy(buf, rawMark, raw, rawLength, n)
-    rawLength += n
-    rawMark = until
-  }
+  def rawRecord: String = raw.text
 
   /** Offset of the current record's last line end inside quotes, -1 if none. */
   var quotedLineEnd: Long = -1L
@@ -134,12 +119,10 @@ private[sparkdrill] final class CsvParser(
   def next(): Boolean = {
     if (!startRecord()) return false
     if (captureRaw) {
-      rawLength = 0
-      rawMark = pos
+      raw.begin(pos)
       current = copied
       readRecord()
-      saveRaw(pos)
-      rawMark = -1
+      raw.save(buf, pos, -1)
     } else if (inPlace) readInPlace()
     else { current = copied; readRecord() }
     true
@@ -259,7 +242,7 @@ private[sparkdrill] final class CsvParser(
       val b = buf(pos) & 0xff
       if (isLineEndStart(b)) {
         pos += 1
-        if (!consumeLineEnd(b)) { appendByte(b.toByte); return restoreAsData() }
+        if (!consumeLineEnd(b)) return restoreAsData()
         line += 1
       } else if (b == comment) {
         skipLine()
@@ -271,7 +254,6 @@ private[sparkdrill] final class CsvParser(
   // A two-byte line delimiter whose first byte was not followed by its second: the byte is data.
   private def restoreAsData(): Boolean = {
     pos -= 1
-    length = 0
     true
   }
 
@@ -501,7 +483,7 @@ private[sparkdrill] final class CsvParser(
 
   private def fill(): Boolean = {
     if (atEof) return false
-    if (rawMark >= 0) { saveRaw(limit); rawMark = 0 }
+    raw.save(buf, limit, 0)
     bufferOffset += limit
     pos = 0
     // What the buffer held is consumed (a record read in place has been used by now; one that crosses the
