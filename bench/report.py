@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import statistics
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -138,12 +139,26 @@ def _median(res: dict[str, Any], engine: str, query: str) -> float | None:
     return float(q["median"]) if q and q["status"] == "ok" and q.get("median") else None
 
 
+def _paired(res: dict[str, Any], t: Target) -> float | None:
+    """Interleaved runs (bench/interleave.py): the median over rounds of the other engine's time over
+    spark-drill's in the same round; None when the two have not as many timed runs."""
+    times = []
+    for engine in (t.drill, t.other):
+        rec = next((r for r in res["results"] if r["engine"] == engine and r["status"] == "ok"), None)
+        times.append(rec["queries"][t.query]["times"] if rec else [])
+    mine, theirs = times
+    if not mine or len(mine) != len(theirs):
+        return None
+    return float(statistics.median(b / a for a, b in zip(mine, theirs, strict=True)))
+
+
 def _target_row(res: dict[str, Any], t: Target) -> str:
     head = f"| {t.what} | {t.drill} | {t.other} |"
     mine, theirs = _median(res, t.drill, t.query), _median(res, t.other, t.query)
     if mine is None or theirs is None:
         return f"{head} - | not measured ({t.drill if mine is None else t.other}: no correct result) |"
-    ratio = theirs / mine
+    paired = _paired(res, t) if res.get("interleaved") else None
+    ratio = paired if paired is not None else theirs / mine
     if t.need is None:
         return f"{head} {ratio:.2f}x | no target |"
     return f"{head} {ratio:.2f}x (need {t.need:g}x) | {'yes' if ratio >= t.need else '**no**'} |"
@@ -213,6 +228,13 @@ def markdown(res: dict[str, Any]) -> str:
         "once, shown in parentheses, and not compared.",
         "",
     ]
+    if res.get("interleaved"):
+        out[-1:] = [
+            "Interleaved (`--interleave`): every engine ran in its own process, all at once, and each "
+            "query's runs were taken in turns (the order reversed each round); a target's ratio is the "
+            "median over the rounds of the two engines' paired times, not the ratio of their medians.",
+            "",
+        ]
     for fmt in ("csv", "json"):
         out += [f"## {fmt.upper()}", "", table(res, fmt), ""]
     out += ["## Targets", "", targets(res), ""]

@@ -1,14 +1,15 @@
 """The benchmark runner.
 
     python -m bench.run [--data DIR] [--engines a,b] [--queries Q1,Q2] [--runs N] [--warmup N]
-                        [--jar PATH] [--out DIR] [--label NAME]
+                        [--jar PATH] [--out DIR] [--label NAME] [--shared-jvm | --interleave]
 
 runs every engine (bench/engines/) in its own process, one after the other: each process starts one
 engine (one local[2] Spark session, a DuckDB connection, Polars, or nothing for cat), runs every query
 `warmup` times untimed and `runs` times timed, checks the answers against the data's truth.json, and
 records the median, the peak RSS of the process tree (the JVM included), and whether the answers were
 right. An answer that is wrong is timed once only and reported as wrong. The results go to
-DIR/<label>.json, DIR/<label>-<time>.json and DIR/<label>.md (see bench/report.py).
+DIR/<label>.json, DIR/<label>-<time>.json and DIR/<label>.md (see bench/report.py). With --interleave the
+engines' processes all start at once and each query's runs are taken in turns (bench/interleave.py).
 """
 
 from __future__ import annotations
@@ -96,17 +97,10 @@ def measure(engine: Engine, query: str, truth: Truth, runs: int, warmup: int) ->
             t0 = time.perf_counter()
             answer = engine.run(query)
             times.append(time.perf_counter() - t0)
-            if i == 0:  # the first answer decides whether the engine is right
-                if answer is None:
-                    answer = engine.check_answer(query)
-                answer = _plain(answer)
-                if "types" in answer:  # what the engine inferred (Q5): reported, not checked
-                    result["types"] = answer.pop("types")
-                ok, note = check(truth, engine.fmt, query, answer, engine.data)
-                if not ok:
-                    result.update(status="wrong", note=note, answer=answer, times=times)
-                    result["median"] = times[0]
-                    return result
+            # The first answer decides whether the engine is right.
+            if i == 0 and not judge(engine, query, truth, answer, result):
+                result.update(times=times, median=times[0])
+                return result
         timed = times[max(warmup, 0) :] or times
         result.update(times=timed, median=statistics.median(timed))
     except NotApplicable as e:
@@ -114,6 +108,20 @@ def measure(engine: Engine, query: str, truth: Truth, runs: int, warmup: int) ->
     except Exception as e:
         result.update(status="error", note=_error(e))
     return result
+
+
+def judge(engine: Engine, query: str, truth: Truth, answer: Any, result: dict[str, Any]) -> bool:
+    """Whether `answer` (None: ask the engine for its check answer) is right. Notes in `result` what the
+    engine inferred (Q5: reported, not checked) and, when wrong, why and what it answered."""
+    if answer is None:
+        answer = engine.check_answer(query)
+    answer = _plain(answer)
+    if "types" in answer:
+        result["types"] = answer.pop("types")
+    ok, note = check(truth, engine.fmt, query, answer, engine.data)
+    if not ok:
+        result.update(status="wrong", note=note, answer=answer)
+    return ok
 
 
 def worker(
@@ -290,6 +298,20 @@ def run_all(
                         "note": note or "no result",
                         "queries": {},
                     }
+    return envelope(data, truth, runs, warmup, settings, [results[n] for n in engines], shared_jvm=shared_jvm)
+
+
+def envelope(
+    data: Path,
+    truth: Truth,
+    runs: int,
+    warmup: int,
+    settings: dict[str, Any],
+    results: list[dict[str, Any]],
+    shared_jvm: bool = False,
+    interleaved: bool = False,
+) -> dict[str, Any]:
+    """A run's results with what they were measured on: the data, the settings and the machine."""
     return {
         "time": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "data": str(data),
@@ -308,7 +330,8 @@ def run_all(
         "jar": settings.get("jar") or os.environ.get("SPARK_DRILL_JAR") or "",
         "machine": machine(),
         "shared_jvm": shared_jvm,
-        "results": [results[n] for n in engines],
+        "interleaved": interleaved,
+        "results": results,
     }
 
 
@@ -329,7 +352,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="run all Spark engines in one process, a session each (faster; peak RSS then shared)",
     )
+    p.add_argument(
+        "--interleave",
+        action="store_true",
+        help="start every engine at once, each in its own process, and take each query's runs in turns "
+        "(bench/interleave.py); targets are then judged by the median of paired runs' ratios",
+    )
     p.add_argument("--worker", help=argparse.SUPPRESS)
+    p.add_argument("--serve", help=argparse.SUPPRESS)
     p.add_argument("--result", type=Path, help=argparse.SUPPRESS)
     a = p.parse_args(argv)
     ids = {q.upper(): q for q in IDS}  # Q2d: ids are matched in any case
@@ -337,6 +367,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if unknown_queries := [q for q in queries if q not in BY_ID]:
         p.error(f"unknown queries {unknown_queries}; known: {', '.join(IDS)}")
     settings = {"jar": a.jar} if a.jar else {}
+    if a.serve:
+        from bench.interleave import serve
+
+        serve(a.serve, a.data, settings)
+        return 0
     if a.worker:
         if len(a.worker.split(",")) > 1:
             from bench.engines.spark import Shared
@@ -356,7 +391,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.error(f"unknown engines {unknown}; known: {', '.join(BY_NAME)}")
     skip = {n.strip() for n in a.skip.split(",") if n.strip()}
     names = [n for n in names if n not in skip]
-    res = run_all(a.data, names, queries, a.runs, a.warmup, settings, a.timeout, a.shared_jvm)
+    if a.interleave and a.shared_jvm:
+        p.error("--interleave runs each engine in its own process: it cannot share one JVM")
+    if a.interleave:
+        from bench.interleave import run_interleaved
+
+        recs = run_interleaved(a.data, names, queries, a.runs, a.warmup, settings, a.timeout)
+        res = envelope(a.data, load(a.data), a.runs, a.warmup, settings, recs, interleaved=True)
+    else:
+        res = run_all(a.data, names, queries, a.runs, a.warmup, settings, a.timeout, a.shared_jvm)
     label = a.label or a.data.name
     a.out.mkdir(parents=True, exist_ok=True)
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")

@@ -63,3 +63,22 @@ def test_inferred_types_table() -> None:
         f"| device | {long[:37]}... |",  # long (nested) types are cut to 40 characters
     ]
     assert inferred({"results": [rec]}, "json") == ""
+
+
+def test_interleaved_targets_use_paired_ratios() -> None:
+    def rec(engine: str, times: list[float]) -> dict[str, Any]:
+        r = _rec(engine, {"Q3": sorted(times)[len(times) // 2]})
+        r["queries"]["Q3"]["times"] = times
+        return r
+
+    def q3_row(res: dict[str, Any]) -> str:
+        lines = targets(res).splitlines()
+        return next(line for line in lines if "Q3 all columns" in line and "| spark-csv-aligned |" in line)
+
+    # Medians 2 and 4: 2x. Paired by round: 4/1, 3/2, 12/3 = 4x, 1.5x, 4x: median 4x.
+    drill, spark = rec("spark-drill-csv", [1.0, 2.0, 3.0]), rec("spark-csv-aligned", [4.0, 3.0, 12.0])
+    assert "| 4.00x (need 3.5x) | yes |" in q3_row({"interleaved": True, "results": [drill, spark]})
+    assert "| 2.00x (need 3.5x) | **no** |" in q3_row({"interleaved": False, "results": [drill, spark]})
+    # Not as many timed runs (one was wrong, say): the medians' ratio.
+    spark["queries"]["Q3"]["times"] = [4.0]
+    assert "| 2.00x (need 3.5x) | **no** |" in q3_row({"interleaved": True, "results": [drill, spark]})
