@@ -231,7 +231,8 @@ def markdown(res: dict[str, Any]) -> str:
     if res.get("interleaved"):
         out[-1:] = [
             "Interleaved (`--interleave`): every engine ran in its own process, all at once, and each "
-            "query's runs were taken in turns (the order reversed each round); a target's ratio is the "
+            "query's runs were taken in turns (the order reversed each round), each once the machine was "
+            "idle; a target's ratio is the "
             "median over the rounds of the two engines' paired times, not the ratio of their medians.",
             "",
         ]
