@@ -28,7 +28,7 @@ from typing import IO, Any
 
 from bench.engines import BY_NAME, NotApplicable, Unavailable
 from bench.queries import BY_ID
-from bench.run import PeakRss, _error, judge
+from bench.run import PeakRss, _error, _summary, judge, record, start
 from bench.truth import Truth, load
 
 PREFIX = "@@bench "
@@ -67,15 +67,7 @@ def serve(name: str, data: Path, settings: dict[str, Any]) -> None:
     hello: dict[str, Any] = {"status": "ok", "note": ""}
     prepare_error = ""
     try:
-        t0 = time.perf_counter()
-        engine.start()
-        hello["start_s"] = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        try:
-            engine.prepare()
-        except Exception as e:
-            prepare_error = _error(e)
-        hello["prepare_s"] = time.perf_counter() - t0
+        prepare_error = start(engine, hello)
     except Unavailable as e:
         hello.update(status="unavailable", note=str(e))
     except Exception as e:
@@ -159,21 +151,6 @@ class Server:
         self.proc.wait()
 
 
-def _record(name: str) -> dict[str, Any]:
-    e = BY_NAME[name]
-    return {
-        "engine": name,
-        "fmt": e.fmt,
-        "data": e.data,
-        "family": e.family,
-        "description": e.description,
-        "status": "ok",
-        "note": "",
-        "queries": {},
-        "interleaved": True,
-    }
-
-
 def settle(idle: float = 0.1, window: float = 0.2, most: float = 10.0) -> None:
     """Waits until the machine is idle: its CPUs less than `idle` busy over a `window` of seconds, for at most
     `most` seconds. An engine's process goes on working for a moment after it answers (a JVM's garbage
@@ -227,10 +204,7 @@ def run_queries(
                 res["median"] = statistics.median(res["times"])
             done[s.name][q] = res
             if res["status"] != "n/a":
-                t = f"{res['median']:.3f}s " if res.get("median") is not None else ""
-                print(
-                    f"  {s.name} {q}: {t}{res['status']} {res['note']}".strip(), file=sys.stderr, flush=True
-                )
+                print(f"  {s.name} {q}: {_summary(res)}", file=sys.stderr, flush=True)
     return done
 
 
@@ -246,7 +220,7 @@ def run_interleaved(
     """Every engine's record (as run_all gives them), their queries run in turns."""
     print(f"{', '.join(engines)}, interleaved ...", file=sys.stderr, flush=True)
     started = [Server(name, data, settings) for name in engines]
-    records = {name: _record(name) for name in engines}
+    records = {name: {**record(name), "interleaved": True} for name in engines}
     live = []
     for s in started:
         hello = s.reply(timeout)

@@ -153,31 +153,44 @@ def worker(
     rss.stop()
 
 
-def run_engine(
-    engine: Engine, truth: Truth, queries: Sequence[str], runs: int, warmup: int
-) -> dict[str, Any]:
-    name = engine.name
-    rec: dict[str, Any] = {
+def record(name: str) -> dict[str, Any]:
+    """An engine's record before it runs: what it is, and no queries yet."""
+    e = BY_NAME[name]
+    return {
         "engine": name,
-        "fmt": engine.fmt,
-        "data": engine.data,
-        "family": engine.family,
-        "description": engine.description,
+        "fmt": e.fmt,
+        "data": e.data,
+        "family": e.family,
+        "description": e.description,
         "status": "ok",
         "note": "",
         "queries": {},
     }
+
+
+def start(engine: Engine, rec: dict[str, Any]) -> str:
+    """Starts the engine and prepares its relation, noting in `rec` how long each took; why preparing failed,
+    if it did (then the queries that read the relation fail with it)."""
+    t0 = time.perf_counter()
+    engine.start()
+    rec["start_s"] = time.perf_counter() - t0
+    prepare_error = ""
     t0 = time.perf_counter()
     try:
-        engine.start()
-        rec["start_s"] = time.perf_counter() - t0
-        prepare_error = ""
-        t0 = time.perf_counter()
-        try:
-            engine.prepare()
-        except Exception as e:
-            prepare_error = _error(e)
-        rec["prepare_s"] = time.perf_counter() - t0
+        engine.prepare()
+    except Exception as e:
+        prepare_error = _error(e)
+    rec["prepare_s"] = time.perf_counter() - t0
+    return prepare_error
+
+
+def run_engine(
+    engine: Engine, truth: Truth, queries: Sequence[str], runs: int, warmup: int
+) -> dict[str, Any]:
+    name = engine.name
+    rec = record(name)
+    try:
+        prepare_error = start(engine, rec)
         for q in queries:
             if prepare_error and BY_ID[q].reads_relation:
                 rec["queries"][q] = {"status": "error", "times": [], "note": prepare_error}
@@ -287,17 +300,7 @@ def run_all(
                 results[rec["engine"]] = rec
             for name in group:
                 if name not in results:
-                    e = BY_NAME[name]
-                    results[name] = {
-                        "engine": name,
-                        "fmt": e.fmt,
-                        "data": e.data,
-                        "family": e.family,
-                        "description": e.description,
-                        "status": "error",
-                        "note": note or "no result",
-                        "queries": {},
-                    }
+                    results[name] = {**record(name), "status": "error", "note": note or "no result"}
     return envelope(data, truth, runs, warmup, settings, [results[n] for n in engines], shared_jvm=shared_jvm)
 
 
