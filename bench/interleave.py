@@ -5,7 +5,8 @@ n-th run is timed within seconds of the others' n-th run.
 Why: on a shared host the speed of the machine drifts from one quarter hour to the next, and each engine's
 times drift with it (docs/performance.md: the same query 0.85-1.26 s in one run of the suite, 1.55-1.61 s in
 another). Run one engine after the other and the ratio of their medians carries that drift; run them in
-turns and the ratio of two runs taken side by side does not. The report then judges a target by the median
+turns and the ratio of two runs taken side by side does not. Each run also waits for an idle machine
+(`settle`), so that the engine before it has stopped working. The report then judges a target by the median
 of those paired ratios (report.py).
 
 The coordinator talks to each engine's process over its stdin and stdout, one JSON object per line; the
@@ -26,7 +27,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from bench.engines import BY_NAME, NotApplicable, Unavailable
+from bench.engines import BY_NAME, Engine, NotApplicable, Unavailable
 from bench.queries import BY_ID
 from bench.run import PeakRss, _error, _summary, judge, record, start
 from bench.truth import Truth, load
@@ -40,7 +41,7 @@ def _reply(out: IO[str], msg: dict[str, Any]) -> None:
     out.flush()
 
 
-def one_run(engine: Any, query: str, truth: Truth, first: bool) -> dict[str, Any]:
+def one_run(engine: Engine, query: str, truth: Truth, first: bool) -> dict[str, Any]:
     """Runs `query` once, timed; the first run's answer is checked as `measure` checks it."""
     result: dict[str, Any] = {"status": "ok", "note": ""}
     try:
