@@ -67,6 +67,21 @@ def test_blanks_after_a_closing_quote_leave_nothing_malformed(spark: SparkSessio
     assert rows(df) == [("onions", ",", None)]
 
 
+def test_the_corrupt_record_text_leaves_out_a_custom_line_delimiter(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    write_files(tmp_path, {"pipes.csv": "id,name||1,a||x,b||3,c||"})
+    df = drill(
+        spark,
+        tmp_path,
+        header="true",
+        lineDelimiter="||",
+        providedSchema="id INT, name STRING",
+        columnNameOfCorruptRecord="_corrupt",
+    )
+    assert rows(df) == [(1, "a", None), (None, "b", "x,b"), (3, "c", None)]
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_a_quote_after_leading_blanks_opens_a_quoted_field(
     spark: SparkSession, tmp_path: Path, mode: str

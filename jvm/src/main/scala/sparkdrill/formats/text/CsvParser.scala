@@ -60,7 +60,7 @@ private[sparkdrill] final class CsvParser(
 
   /** When set, the record's raw bytes (quotes and all, without its line end) are kept for `rawRecord`. */
   var captureRaw: Boolean = false
-  private val raw = new RawRecord
+  private val raw = new RawRecord(settings.lineDelimiter)
 
   /** The current record as it stood in the file (only with `captureRaw`). */
   def rawRecord: String = raw.text
@@ -241,6 +241,8 @@ private[sparkdrill] final class CsvParser(
       if (!ensure()) return false
       val b = buf(pos) & 0xff
       if (isLineEndStart(b)) {
+        // What a two-byte delimiter's first byte is depends on the next; a fill would drop it, so it is kept.
+        if (lineEnd1 >= 0 && pos + 1 >= limit && !fillAfterLast()) return true // alone at the end: data
         pos += 1
         if (!consumeLineEnd(b)) return restoreAsData()
         line += 1
@@ -255,6 +257,21 @@ private[sparkdrill] final class CsvParser(
   private def restoreAsData(): Boolean = {
     pos -= 1
     true
+  }
+
+  // Reads on between records with the buffer's last byte (at `pos`) kept as the new buffer's first: whether
+  // a byte follows it. Outside a record, so no raw record is being kept.
+  private def fillAfterLast(): Boolean = {
+    buf(0) = buf(pos)
+    bufferOffset += pos
+    pos = 0
+    limit = 1
+    if (!atEof) {
+      var n = in.read(buf, 1, buf.length - 1)
+      while (n == 0) n = in.read(buf, 1, buf.length - 1)
+      if (n < 0) atEof = true else limit += n
+    }
+    limit > 1
   }
 
   private def readRecord(): Unit = {

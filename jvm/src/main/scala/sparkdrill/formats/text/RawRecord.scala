@@ -2,8 +2,10 @@ package sparkdrill.formats.text
 
 /** The bytes of the record a [[CsvParser]] reads as they stood in the file (quotes and all), kept across the
   * parser's buffer fills: for the corrupt-record column.
+  *
+  * @param lineDelimiter the file's record separator; empty for any of `\n`, `\r\n` and `\r`
   */
-private[text] final class RawRecord {
+private[text] final class RawRecord(lineDelimiter: Array[Byte]) {
   private var raw = new Array[Byte](256)
   private var length = 0
   private var mark = -1 // where the unsaved bytes start in the read buffer; -1 outside a record
@@ -30,7 +32,13 @@ private[text] final class RawRecord {
   /** The record's text, without its line end. */
   def text: String = {
     var n = length
-    while (n > 0 && (raw(n - 1) == '\n' || raw(n - 1) == '\r')) n -= 1
+    if (lineDelimiter.isEmpty) while (n > 0 && (raw(n - 1) == '\n' || raw(n - 1) == '\r')) n -= 1
+    else if (endsWithDelimiter(n)) n -= lineDelimiter.length
     new String(raw, 0, n, "UTF-8")
+  }
+
+  private def endsWithDelimiter(n: Int): Boolean = {
+    val d = lineDelimiter.length
+    n >= d && java.util.Arrays.equals(raw, n - d, n, lineDelimiter, 0, d)
   }
 }

@@ -111,6 +111,40 @@ class CsvParserSuite extends AnyFunSuite {
     assert(p.next() && p.rawRecord == "1,\"a\"\"b\"")
   }
 
+  test("a raw record is its bytes as they stood in the file, whatever the reads that brought them") {
+    val rng = new scala.util.Random(163)
+    val alphabet = "ab,\"\n\r |#"
+    val texts = Seq("1,\"a\nb\"\r\n2,\"c\"\"d\"\n", "x||y||\n|z||") ++
+      Seq.fill(300)(Seq.fill(rng.nextInt(50))(alphabet(rng.nextInt(alphabet.length))).mkString)
+    val settings = Seq(Seq.empty[(String, String)], Seq("comment" -> "#"), Seq("lineDelimiter" -> "||"))
+    for (text <- texts; options <- settings; chunk <- Seq(1, 2, 5, 1 << 20)) {
+      val in = new java.io.FilterInputStream(new ByteArrayInputStream(text.getBytes(UTF_8))) {
+        override def read(b: Array[Byte], off: Int, len: Int): Int = super.read(b, off, math.min(len, chunk))
+      }
+      val p = new CsvParser(in, CsvSettings.from("csv", opts(options: _*)))
+      p.captureRaw = true
+      while (p.next()) {
+        var stood = text.substring(p.recordOffset.toInt, p.position.toInt)
+        if (options.toMap.contains("lineDelimiter")) stood = stood.stripSuffix("||")
+        else while (stood.endsWith("\n") || stood.endsWith("\r")) stood = stood.dropRight(1)
+        assert(p.rawRecord == stood, s"${text.replace("\n", "\\n").replace("\r", "\\r")} $options $chunk")
+      }
+    }
+  }
+
+  test("a two-byte line delimiter's first byte alone is data, at a record's start too, whatever the reads") {
+    val cases = Seq(
+      "a||\n|b||" -> Seq(Seq("a"), Seq("\n|b")),
+      "|b||c" -> Seq(Seq("|b"), Seq("c")),
+      "a|||||b||" -> Seq(Seq("a"), Seq("|b")), // a blank line, then the lone byte
+      "a|||" -> Seq(Seq("a"), Seq("|"))
+    )
+    for ((text, expected) <- cases; chunk <- Seq(1, 2, 3, 1 << 20)) {
+      val read = this.read(text, chunk, copy = false, keep = null, "lineDelimiter" -> "||")
+      assert(read.map(_._1.map(_._1)) == expected, s"$text $chunk")
+    }
+  }
+
   test("spaces and tabs between a closing quote and the delimiter are dropped") {
     assert(quoting("\"onions\"  ,\",\"\n") == Seq(Seq("onions" -> true, "," -> true)))
     assert(
