@@ -267,8 +267,7 @@ private[sparkdrill] final class CsvParser(
     pos = 0
     limit = 1
     if (!atEof) {
-      var n = in.read(buf, 1, buf.length - 1)
-      while (n == 0) n = in.read(buf, 1, buf.length - 1)
+      val n = readInto(1)
       if (n < 0) atEof = true else limit += n
     }
     limit > 1
@@ -508,8 +507,7 @@ private[sparkdrill] final class CsvParser(
     if (limit == buf.length && buf.length < BufferSize)
       buf = new Array[Byte](math.min(BufferSize, buf.length * 4))
     limit = 0
-    var n = in.read(buf, 0, buf.length)
-    while (n == 0) n = in.read(buf, 0, buf.length)
+    val n = readInto(0)
     if (n < 0) { atEof = true; false }
     else {
       limit = n
@@ -517,6 +515,13 @@ private[sparkdrill] final class CsvParser(
       // A file that is only a byte order mark has nothing after it: ensure() must not see a byte.
       pos < limit || fill()
     }
+  }
+
+  // Reads into the buffer from `at` to its end: how many bytes came, -1 at the end of input (never 0).
+  private def readInto(at: Int): Int = {
+    var n = in.read(buf, at, buf.length - at)
+    while (n == 0) n = in.read(buf, at, buf.length - at)
+    n
   }
 }
 
