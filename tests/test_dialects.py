@@ -61,6 +61,27 @@ def test_blanks_between_a_closing_quote_and_the_delimiter_or_line_end_are_droppe
     assert df.count() == 4
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_a_line_of_only_spaces_and_tabs_is_a_blank_line(spark: SparkSession, tmp_path: Path, mode: str) -> None:
+    # Before the header, between records and at the end, with LF and CRLF: no row, as Spark's reader reads it.
+    write_files(tmp_path, {"a.csv": "  \t\nid,name\n1,a\n   \n\t\n2,b\r\n \r\n3,c\n  "})
+    df = drill(spark, tmp_path, header="true", providedSchema="id INT, name STRING", mode=mode)
+    assert rows(df) == [(1, "a"), (2, "b"), (3, "c")]
+    assert df.count() == 3
+    assert rows(drill(spark, tmp_path, header="true", mode=mode).select("name", "_line")) == [
+        ("a", 3),
+        ("b", 6),
+        ("c", 8),
+    ]
+
+
+def test_a_tsv_line_of_one_tab_is_a_record_of_two_empty_fields(spark: SparkSession, tmp_path: Path) -> None:
+    write_files(tmp_path, {"a.tsv": "x\ty\n1\t2\n\t\n  \n3\t4\n"})
+    df = drill(spark, tmp_path, header="true")
+    assert rows(df) == [("1", "2"), (None, None), ("3", "4")]
+    assert df.count() == 3
+
+
 def test_blanks_after_a_closing_quote_leave_nothing_malformed(spark: SparkSession, tmp_path: Path) -> None:
     write_files(tmp_path, {"lf.csv": 'name,sep\n"onions"  ,","\n'})
     df = drill(spark, tmp_path, header="true", columnNameOfCorruptRecord="_corrupt")

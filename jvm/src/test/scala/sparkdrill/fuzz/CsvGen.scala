@@ -85,9 +85,10 @@ object CsvGen {
       fields <- Gen.listOfN(n, field(delimiter, lineEnds))
     } yield notBlank(fields)
 
-  // A lone empty unquoted field would be a blank line, which is skipped: quote it.
+  // A lone unquoted field that is empty or only spaces and tabs would be a blank line, which is skipped.
   private def notBlank(fields: List[Written]): Vector[Written] =
-    if (fields.size == 1 && fields.head.text.isEmpty) Vector(Written("\"\"", "")) else fields.toVector
+    if (fields.size == 1 && fields.head.text.forall(c => c == ' ' || c == '\t')) Vector(Written("\"\"", ""))
+    else fields.toVector
 
   val doc: Gen[Doc] =
     for {

@@ -12,8 +12,8 @@ import java.nio.charset.StandardCharsets.UTF_8
   *   - A UTF-8 byte order mark (EF BB BF) is dropped at the very start of the file only; offsets still count
   *     it.
   *   - Line ends are `\n`, `\r\n` and `\r`, mixed freely; `\r\n` is one line end.
-  *   - Before a record, an empty line is skipped (a line of spaces is data), and so is a line whose first
-  *     byte is the comment byte, up to its line end, quotes and all.
+  *   - Before a record, a blank line (empty, or only spaces and tabs that are not the delimiter) is skipped,
+  *     and so is a line whose first byte is the comment byte, up to its line end, quotes and all.
   *   - A field is quoted when its first byte is the quote, or when only spaces and tabs (other than the
   *     delimiter) come before a quote; those blanks are dropped. Any other field is unquoted and runs, quotes
   *     and blanks included, to the delimiter, a line end or the end of the file.
@@ -64,6 +64,8 @@ object ReferenceCsv {
       if (lineEndAt(i)) {
         i += lineEndLength(i)
         line += 1
+      } else if (blankAt(i) && { var j = i; while (blankAt(j)) j += 1; j >= n || lineEndAt(j) }) {
+        while (blankAt(i)) i += 1 // a blank line: its line end, if any, is next
       } else if (dialect.comment.contains(data(i))) {
         while (i < n && !lineEndAt(i)) i += 1
         if (i < n) {

@@ -34,21 +34,22 @@ class ReferenceSuite extends AnyFunSuite {
   }
 
   test(
-    "CSV: empty quoted and unquoted fields, blank lines, a line of spaces, mixed line ends, lines, offsets"
+    "CSV: empty quoted and unquoted fields, blank lines (a line of spaces too), mixed line ends, lines, offsets"
   ) {
     val records = csv("a,b\n\n   \n1,2\r\n3,4\r5,6")
     assert(
       records.map(_.fields.map(_.text)) == Vector(
         Vector("a", "b"),
-        Vector("   "),
         Vector("1", "2"),
         Vector("3", "4"),
         Vector("5", "6")
       )
     )
-    assert(records.map(_.line) == Vector(1L, 3L, 4L, 5L, 6L))
-    assert(records.map(_.offset) == Vector(0, 5, 9, 14, 18))
-    assert(records.map(_.end) == Vector(4, 9, 14, 18, 21))
+    assert(records.map(_.line) == Vector(1L, 4L, 5L, 6L))
+    assert(records.map(_.offset) == Vector(0, 9, 14, 18))
+    assert(records.map(_.end) == Vector(4, 14, 18, 21))
+    // Blanks before other text are its first field's; a last line of blanks is blank.
+    assert(csv("  x\n \t").map(_.fields.map(_.text)) == Vector(Vector("  x")))
     val empty = csv("a,,\"\",c").head
     assert((0 until 5).map(ReferenceCsv.value(empty, _)) == Seq("a", null, "", "c", null))
   }

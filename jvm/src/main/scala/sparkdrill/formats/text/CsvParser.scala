@@ -248,7 +248,36 @@ private[sparkdrill] final class CsvParser(
         line += 1
       } else if (b == comment) {
         skipLine()
-      } else return true
+      } else if (!isBlank(b) || !skipBlanksOfBlankLine()) return true
+    }
+    false
+  }
+
+  // Spaces and tabs, except the one that is the delimiter (a TSV line of one tab is a record of two fields).
+  @inline private def isBlank(b: Int): Boolean = (b == ' ' || b == '\t') && b != (delimiter & 0xff)
+
+  /** At a space or tab that starts a line: when only spaces and tabs come before the line end or the end of
+    * input, the line is blank (as a person, Spark's CSV reader and pandas read it), and this moves past the
+    * blanks to the line end (true). Otherwise the line is a record, its blanks its first field's text, and
+    * nothing is consumed (false). A run of blanks that the buffer's end cuts is kept while more is read.
+    */
+  private def skipBlanksOfBlankLine(): Boolean = {
+    while (true) {
+      var q = pos
+      while (q < limit && isBlank(buf(q) & 0xff)) q += 1
+      // A two-byte line delimiter's first byte needs the second after it to end the line.
+      val need = if (lineEnd1 >= 0) 2 else 1
+      if (q + need <= limit) {
+        val b = buf(q) & 0xff
+        val lineEnd = isLineEndStart(b) && (lineEnd1 < 0 || (buf(q + 1) & 0xff) == lineEnd1)
+        if (lineEnd) pos = q
+        return lineEnd
+      }
+      if (atEof || !fillKeeping(pos)) { // the input ends in this run, or its first byte of a line delimiter
+        if (q < limit) return false // a delimiter's lone first byte ends the input: data
+        pos = limit
+        return true
+      }
     }
     false
   }
@@ -261,16 +290,23 @@ private[sparkdrill] final class CsvParser(
 
   // Reads on between records with the buffer's last byte (at `pos`) kept as the new buffer's first: whether
   // a byte follows it. Outside a record, so no raw record is being kept.
-  private def fillAfterLast(): Boolean = {
-    buf(0) = buf(pos)
-    bufferOffset += pos
-    pos = 0
-    limit = 1
+  private def fillAfterLast(): Boolean = fillKeeping(pos)
+
+  /** Reads on between records with the buffer's bytes from `from` (at or before `pos`) kept at the new
+    * buffer's start, the buffer grown when they fill it; false when nothing more was read.
+    */
+  private def fillKeeping(from: Int): Boolean = {
+    val kept = limit - from
+    if (kept == buf.length) buf = java.util.Arrays.copyOf(buf, buf.length * 2)
+    System.arraycopy(buf, from, buf, 0, kept)
+    bufferOffset += from
+    pos -= from
+    limit = kept
     if (!atEof) {
-      val n = readInto(1)
+      val n = readInto(kept)
       if (n < 0) atEof = true else limit += n
     }
-    limit > 1
+    limit > kept
   }
 
   private def readRecord(): Unit = {

@@ -68,6 +68,40 @@ class CsvParserSuite extends AnyFunSuite {
     assert(records("\n\na,,b\n\n,\n") == Seq(Seq("a", "", "b"), Seq("", "")))
   }
 
+  test("a line of only spaces and tabs is a blank line, whatever the reads; blanks before data are data") {
+    val cases = Seq[(String, Seq[(String, String)], Seq[(Seq[String], Long)])](
+      ("a,b\n   \n\t\nc,d\n", Nil, Seq(Seq("a", "b") -> 1L, Seq("c", "d") -> 4L)),
+      (" \t \r\na\r\n \r\t\n  ", Nil, Seq(Seq("a") -> 2L)), // CRLF, CR, and a last line without a line end
+      ("  x\n \n", Nil, Seq(Seq("  x") -> 1L)),
+      ("  ,\n", Nil, Seq(Seq("  ", "") -> 1L)), // a delimiter makes a record
+      ("  \"q\"\n", Nil, Seq(Seq("q") -> 1L)), // a quote after blanks opens a quoted field
+      ("  #c\n#d\n  \nz\n", Seq("comment" -> "#"), Seq(Seq("  #c") -> 1L, Seq("z") -> 4L)),
+      (
+        "a\tb\n\t\n  \nc\td\n",
+        Seq("format" -> "tsv"),
+        Seq(Seq("a", "b") -> 1L, Seq("", "") -> 2L, Seq("c", "d") -> 4L)
+      ),
+      ("a||  ||  |b||\t", Seq("lineDelimiter" -> "||"), Seq(Seq("a") -> 1L, Seq("  |b") -> 3L)),
+      ("  |", Seq("lineDelimiter" -> "||"), Seq(Seq("  |") -> 1L))
+    )
+    for ((text, options, expected) <- cases; chunk <- Seq(1, 2, 3, 1 << 20)) {
+      val read = this.read(text, chunk, copy = false, keep = null, options: _*)
+      assert(
+        read.map(r => r._1.map(_._1) -> r._2) == expected,
+        s"${text.replace("\n", "\\n")} $options $chunk"
+      )
+      assert(this.read(text, chunk, copy = true, keep = null, options: _*).map(_._1) == read.map(_._1))
+      assert(
+        boundaries(text, chunk, skip = true, options: _*) == boundaries(
+          text,
+          chunk,
+          skip = false,
+          options: _*
+        )
+      )
+    }
+  }
+
   test("a UTF-8 byte order mark is dropped, but offsets count it") {
     val bytes = Array(0xef, 0xbb, 0xbf).map(_.toByte) ++ "a,b\n1,2\n".getBytes(UTF_8)
     assert(recordsOf(bytes) == Seq(Seq("a", "b"), Seq("1", "2")))
