@@ -212,7 +212,7 @@ private[sparkdrill] object ScanOptions {
   /** Bump when discovery finds something else in the same file under the same options (a reader changed):
     * entries that older code put in a `schemaCache` directory then miss instead of being served.
     */
-  private val DiscoveryVersion = "1"
+  private val DiscoveryVersion = "2" // 2: a text line of only spaces and tabs is blank
 
   private lazy val notForDiscovery: Set[String] = notReadByDiscovery.map(_.key).toSet
 
