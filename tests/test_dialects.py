@@ -62,7 +62,9 @@ def test_blanks_between_a_closing_quote_and_the_delimiter_or_line_end_are_droppe
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_a_line_of_only_spaces_and_tabs_is_a_blank_line(spark: SparkSession, tmp_path: Path, mode: str) -> None:
+def test_a_line_of_only_spaces_and_tabs_is_a_blank_line(
+    spark: SparkSession, tmp_path: Path, mode: str
+) -> None:
     # Before the header, between records and at the end, with LF and CRLF: no row, as Spark's reader reads it.
     write_files(tmp_path, {"a.csv": "  \t\nid,name\n1,a\n   \n\t\n2,b\r\n \r\n3,c\n  "})
     df = drill(spark, tmp_path, header="true", providedSchema="id INT, name STRING", mode=mode)
