@@ -273,8 +273,12 @@ private[sparkdrill] final class CsvParser(
         if (lineEnd) pos = q
         return lineEnd
       }
-      if (atEof || !fillKeeping(pos)) { // the input ends in this run, or its first byte of a line delimiter
-        if (q < limit) return false // a delimiter's lone first byte ends the input: data
+      if (atEof || !fillKeeping(pos)) {
+        // The input ends in this run, or after a line delimiter's lone first byte, which is data. The fill
+        // moved the bytes to the buffer's start: look again from `pos`.
+        var r = pos
+        while (r < limit && isBlank(buf(r) & 0xff)) r += 1
+        if (r < limit) return false
         pos = limit
         return true
       }

@@ -82,7 +82,9 @@ class CsvParserSuite extends AnyFunSuite {
         Seq(Seq("a", "b") -> 1L, Seq("", "") -> 2L, Seq("c", "d") -> 4L)
       ),
       ("a||  ||  |b||\t", Seq("lineDelimiter" -> "||"), Seq(Seq("a") -> 1L, Seq("  |b") -> 3L)),
-      ("  |", Seq("lineDelimiter" -> "||"), Seq(Seq("  |") -> 1L))
+      ("  |", Seq("lineDelimiter" -> "||"), Seq(Seq("  |") -> 1L)),
+      ("a||  |", Seq("lineDelimiter" -> "||"), Seq(Seq("a") -> 1L, Seq("  |") -> 2L)), // after a record too
+      ("a\n  ", Nil, Seq(Seq("a") -> 1L))
     )
     for ((text, options, expected) <- cases; chunk <- Seq(1, 2, 3, 1 << 20)) {
       val read = this.read(text, chunk, copy = false, keep = null, options: _*)
