@@ -262,6 +262,7 @@ private[sparkdrill] final class CsvParser(
     * nothing is consumed (false). A run of blanks that the buffer's end cuts is kept while more is read.
     */
   private def skipBlanksOfBlankLine(): Boolean = {
+    var more = true // whether a fill may still bring bytes
     while (true) {
       var q = pos
       while (q < limit && isBlank(buf(q) & 0xff)) q += 1
@@ -273,15 +274,13 @@ private[sparkdrill] final class CsvParser(
         if (lineEnd) pos = q
         return lineEnd
       }
-      if (atEof || !fillKeeping(pos)) {
-        // The input ends in this run, or after a line delimiter's lone first byte, which is data. The fill
-        // moved the bytes to the buffer's start: look again from `pos`.
-        var r = pos
-        while (r < limit && isBlank(buf(r) & 0xff)) r += 1
-        if (r < limit) return false
+      if (!more) { // the input ends in this run, or after a line delimiter's lone first byte, which is data
+        if (q < limit) return false
         pos = limit
         return true
       }
+      // The fill moves the kept bytes to the buffer's start: the next pass looks again from `pos`.
+      more = !atEof && fillKeeping(pos)
     }
     false
   }
