@@ -1,5 +1,5 @@
-// spark-drill: Apache Drill's schema-on-read scan framework as a Spark 4 DataSource V2.
-// Versions live in project/Versions.scala.
+// spark-drill: Apache Drill's schema-on-read scan framework as a Spark DataSource V2, for Spark 4.x and 3.5.
+// Versions, and how a Spark line is picked (-Dspark.version, -Dscala.binary), live in project/Versions.scala.
 
 ThisBuild / scalaVersion := Versions.scala
 ThisBuild / organization := "io.sparkdrill"
@@ -25,28 +25,60 @@ val sparkModuleOptions = Seq(
   "-Dio.netty.tryReflectionSetAccessible=true"
 )
 
+// Main classes target the line's Java (8 for Spark 3.5, so no Java 9+ API slips in); tests always run on
+// this machine's Java 17 and may use its API.
 val compilerOptions = Seq(
-  javacOptions ++= Seq("--release", "17"),
-  scalacOptions ++= Seq(
-    "-release",
-    "17",
-    "-deprecation",
-    "-feature",
-    "-Wunused:imports,privates,locals,implicits",
-    // Warnings that hide bugs are errors: unused imports and non-exhaustive matches.
-    "-Wconf:cat=unused:e,cat=other-match-analysis:e"
-  )
+  Compile / javacOptions ++= Seq("--release", Versions.javaRelease),
+  Test / javacOptions ++= Seq("--release", "17"),
+  scalacOptions ++= Seq("-deprecation", "-feature") ++ unusedWarnings(Versions.scalaBinary),
+  Compile / scalacOptions ++= Seq("-release", Versions.javaRelease),
+  Test / scalacOptions ++= Seq("-release", "17")
 )
+
+// Warnings that hide bugs are errors: unused imports and non-exhaustive matches (Scala 2.12 spells the
+// unused warnings with -Ywarn).
+def unusedWarnings(scalaBinary: String): Seq[String] = {
+  val unused = "imports,privates,locals,implicits"
+  val enable = if (scalaBinary == "2.12") s"-Ywarn-unused:$unused" else s"-Wunused:$unused"
+  Seq(enable, "-Wconf:cat=unused:e,cat=other-match-analysis:e")
+}
+
+// Each Spark line builds into target/<line>_<scala>/ (its jar there, named spark-drill-<line>_<scala>-<v>.jar),
+// and a resource records the line so the jar can refuse a Spark of the other line with a clear error.
+val lineLayout = Seq(
+  target := baseDirectory.value / "target" / Versions.lineDir,
+  crossTarget := target.value
+)
+
+val lineResource = Compile / resourceGenerators += Def.task {
+  val file = (Compile / resourceManaged).value / "sparkdrill" / "spark-line.properties"
+  IO.write(
+    file,
+    s"""line=${Versions.sparkLine}
+       |compiledAgainst=${Versions.spark}
+       |scalaBinary=${Versions.scalaBinary}
+       |""".stripMargin
+  )
+  Seq(file)
+}.taskValue
 
 lazy val root = (project in file("."))
   .settings(
-    name := "spark-drill",
+    name := s"spark-drill-${Versions.sparkLine}",
+    lineLayout,
+    lineResource,
     Compile / scalaSource := baseDirectory.value / "jvm" / "src" / "main" / "scala",
+    // The few lines that differ between Spark lines: one small shim per line (docs/architecture.md).
+    Compile / unmanagedSourceDirectories +=
+      baseDirectory.value / "jvm" / "src" / "main" / s"scala-${Versions.sparkLine}",
     Compile / resourceDirectory := baseDirectory.value / "jvm" / "src" / "main" / "resources",
     Test / scalaSource := baseDirectory.value / "jvm" / "src" / "test" / "scala",
+    Test / javaSource := baseDirectory.value / "jvm" / "src" / "test" / "java",
     Test / resourceDirectory := baseDirectory.value / "jvm" / "src" / "test" / "resources",
     libraryDependencies ++= Seq(
-      "org.apache.spark" %% "spark-sql" % Versions.spark % Provided,
+      "org.apache.spark" %% "spark-sql" % Versions.spark % Provided
+      // scala.jdk.CollectionConverters on Scala 2.12: Spark 3.5's distribution ships this library (2.7.0).
+    ) ++ Versions.scala212Compat.map(_ % Provided) ++ Seq(
       "org.scalatest" %% "scalatest" % Versions.scalatest % Test,
       "org.scalatestplus" %% "scalacheck-1-18" % Versions.scalatestScalacheck % Test,
       "org.scalacheck" %% "scalacheck" % Versions.scalacheck % Test,
@@ -67,6 +99,7 @@ lazy val loaderBench = (project in file("bench/loader"))
   .dependsOn(root)
   .settings(
     name := "spark-drill-loader-bench",
+    lineLayout,
     Compile / scalaSource := baseDirectory.value,
     libraryDependencies += "org.apache.spark" %% "spark-sql" % Versions.spark,
     compilerOptions,

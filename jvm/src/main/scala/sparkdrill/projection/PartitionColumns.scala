@@ -56,7 +56,7 @@ private[sparkdrill] final case class DirColumnParser(label: String = "dir", inWi
     else {
       val digits = lower.substring(prefix.length)
       if (digits.isEmpty || !digits.forall(_.isDigit) || (digits.length > 1 && digits.head == '0')) None
-      else digits.toIntOption
+      else scala.util.Try(digits.toInt).toOption
     }
   }
 

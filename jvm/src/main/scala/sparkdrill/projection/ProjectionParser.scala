@@ -138,7 +138,8 @@ private[sparkdrill] object ProjectionParser {
       val start = pos
       while (!atEnd && Character.isDigit(peek)) pos += 1
       if (pos == start) fail("expected a non-negative array index")
-      val index = s.substring(start, pos).toIntOption.getOrElse(fail("array index too large", start))
+      val index =
+        scala.util.Try(s.substring(start, pos).toInt).getOrElse(fail("array index too large", start))
       skipSpaces()
       if (atEnd || peek != ']') fail("expected ']'")
       pos += 1

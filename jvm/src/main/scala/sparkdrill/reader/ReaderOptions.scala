@@ -31,12 +31,12 @@ object OptionKind {
 
   object Int32 extends OptionKind[Int]("int") {
     def parse(option: String, text: String): Int =
-      text.trim.toIntOption.getOrElse(bad(option, text, "an integer"))
+      scala.util.Try(text.trim.toInt).getOrElse(bad(option, text, "an integer"))
   }
 
   object Int64 extends OptionKind[Long]("long") {
     def parse(option: String, text: String): Long =
-      text.trim.toLongOption.getOrElse(bad(option, text, "an integer"))
+      scala.util.Try(text.trim.toLong).getOrElse(bad(option, text, "an integer"))
   }
 
   object Text extends OptionKind[String]("string") {

@@ -113,10 +113,10 @@ object TypeLattice {
     case (Text, Text) => None
     case (Struct(x), Struct(y)) =>
       x.iterator
-        .flatMap { case (n, k) =>
+        .map { case (n, k) =>
           y.find(_._1.equalsIgnoreCase(n)).flatMap { case (_, k2) => conflict(s"$path.$n", k, k2) }
         }
-        .nextOption()
+        .collectFirst { case Some(c) => c }
     case (Arr(x), Arr(y)) => conflict(s"$path[]", x, y)
     case (MapOf(k1, v1), MapOf(k2, v2)) =>
       conflict(s"$path{key}", k1, k2).orElse(conflict(s"$path{value}", v1, v2))

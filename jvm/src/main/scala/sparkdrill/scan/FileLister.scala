@@ -109,7 +109,7 @@ private[sparkdrill] object FileLister {
         }
       }
     }
-    found.distinctBy(_.path).sortBy(_.path).toIndexedSeq
+    Distinct.by(found.toSeq)(_.path).sortBy(_.path).toIndexedSeq
   }
 
   def hidden(name: String): Boolean = name.startsWith(".") || name.startsWith("_")

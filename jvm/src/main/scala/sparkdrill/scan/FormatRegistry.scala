@@ -13,7 +13,7 @@ private[sparkdrill] object FormatRegistry {
 
   /** Every format, in a stable order (by name). Two formats may not share a name or a suffix. */
   lazy val plugins: Seq[FormatPlugin] = {
-    val found = ServiceLoader.load(classOf[FormatPlugin], getClass.getClassLoader).asScala.toSeq
+    val found = ServiceLoader.load(classOf[FormatPlugin], getClass.getClassLoader).asScala.toVector
     val byName = found.groupBy(_.name.toLowerCase(Locale.ROOT)).map { case (n, ps) =>
       if (ps.map(_.getClass).distinct.size > 1)
         throw new IllegalStateException(

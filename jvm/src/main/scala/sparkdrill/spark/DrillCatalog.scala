@@ -16,6 +16,7 @@ final class DrillCatalog extends TableCatalog {
   private var catalogOptions: util.Map[String, String] = new util.HashMap[String, String]()
 
   override def initialize(name: String, options: CaseInsensitiveStringMap): Unit = {
+    SparkLineCheck.verified
     catalogName = name
     catalogOptions = options.asCaseSensitiveMap()
   }

@@ -19,6 +19,7 @@ final class DrillSource extends TableProvider with DataSourceRegister {
   override def supportsExternalMetadata(): Boolean = true
 
   override def inferSchema(options: CaseInsensitiveStringMap): StructType = {
+    SparkLineCheck.verified
     inferred = DrillTable.open(options, definedSchema = None)
     inferred.schema()
   }
@@ -27,7 +28,9 @@ final class DrillSource extends TableProvider with DataSourceRegister {
       schema: StructType,
       partitioning: Array[Transform],
       properties: util.Map[String, String]
-  ): Table =
+  ): Table = {
+    SparkLineCheck.verified
     if (inferred != null && (inferred.schema() eq schema)) inferred
     else DrillTable.open(new CaseInsensitiveStringMap(properties), definedSchema = Some(schema))
+  }
 }

@@ -6,7 +6,6 @@ import scala.jdk.CollectionConverters._
 
 import org.apache.hadoop.conf.Configuration
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.classic
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 import org.apache.spark.network.util.JavaUtils
@@ -19,16 +18,8 @@ private[spark] object SessionContext {
   def active: SparkSession = SparkSession.active
 
   /** The session's Hadoop configuration with the read options applied, as Spark's own file sources do. */
-  def hadoopConf(session: SparkSession, options: CaseInsensitiveStringMap): Configuration = {
-    val asGiven = options.asCaseSensitiveMap().asScala.toMap
-    session match {
-      case c: classic.SparkSession => c.sessionState.newHadoopConfWithOptions(asGiven)
-      case other =>
-        val conf = new Configuration(other.sparkContext.hadoopConfiguration)
-        asGiven.foreach { case (k, v) => conf.set(k, v) }
-        conf
-    }
-  }
+  def hadoopConf(session: SparkSession, options: CaseInsensitiveStringMap): Configuration =
+    SessionShim.hadoopConf(session, options.asCaseSensitiveMap().asScala.toMap)
 
   def splitSettings(session: SparkSession): SplitPlanner.Settings = {
     def bytes(key: String, default: String): Long =
@@ -36,7 +27,7 @@ private[spark] object SessionContext {
     // Spark's 4 MB estimate of a file's open cost packs 32 two-line files into a task: 100,000 such files
     // were 3,125 tasks, and task overhead was most of a count(*) (11.4 s; 4.7 s at 256 KiB). Spark's setting
     // still wins when set in the session; spark.drill.files.openCostInBytes wins over both.
-    val spark = explicitly(session, "spark.sql.files.openCostInBytes")
+    val spark = SessionShim.explicitly(session, "spark.sql.files.openCostInBytes")
     SplitPlanner.Settings(
       maxPartitionBytes = bytes("spark.sql.files.maxPartitionBytes", "128m"),
       openCostInBytes = JavaUtils.byteStringAsBytes(
@@ -51,12 +42,6 @@ private[spark] object SessionContext {
 
   val OpenCostKey = "spark.drill.files.openCostInBytes"
   val DefaultOpenCost = "256k"
-
-  // A setting the session was given (not a default): classic sessions can tell.
-  private def explicitly(session: SparkSession, key: String): Option[String] = session match {
-    case c: classic.SparkSession if c.sessionState.conf.contains(key) => Some(c.conf.get(key))
-    case _ => None
-  }
 
   def zone(session: SparkSession): ZoneId = ZoneId.of(session.conf.get("spark.sql.session.timeZone"))
 }

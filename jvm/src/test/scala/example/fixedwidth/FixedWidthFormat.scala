@@ -3,6 +3,8 @@ package example.fixedwidth
 import java.io.{BufferedReader, InputStreamReader}
 import java.nio.charset.StandardCharsets
 
+import scala.util.Try
+
 import org.apache.spark.sql.types._
 
 import sparkdrill.loader.{ColumnWriter, RowWriter}
@@ -42,7 +44,7 @@ final case class Layout(columns: Seq[(String, Int)]) {
 object Layout {
   def parse(text: String): Layout = Layout(text.split(',').toSeq.map { part =>
     part.split(':') match {
-      case Array(n, w) if w.trim.toIntOption.exists(_ > 0) => n.trim -> w.trim.toInt
+      case Array(n, w) if Try(w.trim.toInt).toOption.exists(_ > 0) => n.trim -> w.trim.toInt
       case _ => throw new IllegalArgumentException(s"option 'fixedWidths': '$part' is not name:width")
     }
   })
@@ -111,9 +113,9 @@ final class FixedWidthReader(negotiator: SchemaNegotiator) extends BatchReader {
     else
       w.dataType match {
         case StringType => w.setString(text); true
-        case IntegerType => text.toIntOption.exists { v => w.setInt(v); true }
-        case LongType => text.toLongOption.exists { v => w.setLong(v); true }
-        case DoubleType => text.toDoubleOption.exists { v => w.setDouble(v); true }
+        case IntegerType => Try(text.toInt).toOption.exists { v => w.setInt(v); true }
+        case LongType => Try(text.toLong).toOption.exists { v => w.setLong(v); true }
+        case DoubleType => Try(text.toDouble).toOption.exists { v => w.setDouble(v); true }
         case other =>
           throw errors.error(s"the fixed format cannot write ${other.simpleString}", column = w.field.name)
       }

@@ -7,6 +7,7 @@ import org.scalacheck.Gen
 
 import sparkdrill.fuzz.FuzzScan.{Corrupt, Modes, Outcome, Reason, Rows}
 import sparkdrill.fuzz.ReferenceCsv.Record
+import sparkdrill.tags.Slow
 
 /** The CSV reader under fuzzing (issue 14), through the real scan on real files, in every mode:
   *
@@ -23,6 +24,7 @@ import sparkdrill.fuzz.ReferenceCsv.Record
   *   - (e) under PERMISSIVE any batch size, any split size and a projection read the same rows, except that a
   *     split may fail, with the documented error, exactly when one of its boundaries falls inside a record.
   */
+@Slow
 class CsvFuzzSuite extends FuzzSuite {
   import CsvFuzzSuite._
 

@@ -75,7 +75,7 @@ object CsvGen {
       if (!q) Gen.const((name: String) => Written(name, name))
       else
         for { b <- blanks(delimiter); a <- blanks(delimiter) } yield (name: String) =>
-          Written(s"$b\"$name\"$a", name)
+          Written(s"""$b"$name"$a""", name)
     }
 
   private def row(width: Int, delimiter: Char, lineEnds: Seq[String]): Gen[Vector[Written]] =
@@ -102,7 +102,7 @@ object CsvGen {
       rows <- Gen.listOfN(n, row(width, delimiter, lineEnds))
       // Before each line: a blank line or a comment line, sometimes; each line's end; the last line's end.
       extras <- Gen.listOfN(n + 1, Gen.frequency(8 -> Gen.const(0), 1 -> Gen.const(1), 1 -> Gen.const(2)))
-      commentTexts <- Gen.listOfN(n + 1, plain.map(p => s"$Comment$p \"q"))
+      commentTexts <- Gen.listOfN(n + 1, plain.map(p => s"""$Comment$p "q"""))
       ends <- Gen.listOfN(n + 2, Gen.oneOf(lineEnds))
       finalEnd <- Gen.oneOf(true, false)
       bom <- Gen.frequency(9 -> Gen.const(false), 1 -> Gen.const(true))

@@ -7,6 +7,7 @@ import org.scalacheck.Gen
 
 import sparkdrill.fuzz.FuzzScan.{Corrupt, Modes, Outcome, Reason}
 import sparkdrill.reader.ScanException
+import sparkdrill.tags.Slow
 
 /** The JSON reader under fuzzing (issue 14), through the real scan on real files, in every mode:
   *
@@ -25,6 +26,7 @@ import sparkdrill.reader.ScanException
   *     split), and `count(*)` counts as many in every mode (`validate=all`, so that counting converts what
   *     reading does).
   */
+@Slow
 class JsonFuzzSuite extends FuzzSuite {
   import JsonFuzzSuite._
 

@@ -69,7 +69,7 @@ object Mutation {
   val Common: Seq[Array[Byte]] = CommonText.map(bytes) :+ ByteOrderMark
 
   def csvSpecials(delimiter: Char, comment: Option[Char]): Seq[Array[Byte]] =
-    Common ++ Seq(bytes(delimiter.toString), bytes(delimiter.toString), bytes(s"\"$delimiter")) ++
+    Common ++ Seq(bytes(delimiter.toString), bytes(delimiter.toString), bytes(s""""$delimiter""")) ++
       comment.map(c => bytes(c.toString))
 
   val JsonSpecials: Seq[Array[Byte]] =

@@ -8,8 +8,10 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import sparkdrill.loader.testkit.LoaderTestKit._
 import sparkdrill.loader.testkit.{M, S}
+import sparkdrill.tags.Slow
 
 /** Random nested schemas, random values and random limits: the rows read back equal the rows written. */
+@Slow
 class RandomizedLoaderSuite extends AnyFunSuite {
 
   private def randomType(rng: Random, depth: Int): DataType = rng.nextInt(if (depth > 2) 7 else 10) match {

@@ -8,10 +8,12 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import sparkdrill.TestFiles
 import sparkdrill.reader.ScanException
+import sparkdrill.tags.Slow
 
 /** A file read in byte-range splits gives exactly the rows of a whole read, or (when a quoted line end sits
   * on a split boundary) fails with an error that says so: never different rows.
   */
+@Slow
 class SplitReadSuite extends AnyFunSuite with TestFiles {
   private val conf = new Configuration()
 

@@ -105,7 +105,7 @@ class RowPredicateTranslatorSuite extends AnyFunSuite with TestFiles {
       new SparkNot(p("IN", ref("i"), lit(1, IntegerType))), // NOT IN: nulls in the list make it subtle
       new SparkNot(new SparkOr(iGt1, iGt1)),
       new SparkAnd(iGt1, p(">", ref("i"), ref("l"))), // one side compares two columns
-      p(">", new Cast(ref("i"), IntegerType, LongType), lit(1L, LongType)), // a cast
+      p(">", new Cast(ref("i"), LongType), lit(1L, LongType)), // a cast
       p(">", ref("i"), lit(1L, LongType)), // a literal of another type
       p(">", ref("i"), lit(null, IntegerType)), // a null literal: never TRUE, left to Spark
       p("IN", ref("i"), lit(1, IntegerType), lit(2L, LongType)),

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets
 import org.apache.spark.unsafe.Platform
 
 import sparkdrill.loader.ColumnWriter
+import sparkdrill.reader.ByteRanges
 
 /** The member names of one row or struct writer as the byte reader meets them: each name's raw bytes (no
   * escape, well-formed UTF-8, as [[JsonCursor.string]] checked them), what to do with its value, and its
@@ -52,7 +53,7 @@ private final class ByteMembers(actionOf: String => (Int, ColumnWriter)) {
     var h = hash(buf, from, length) & mask
     while (table(h) != 0) {
       val slot = table(h) - 1
-      if (java.util.Arrays.equals(keys(slot), 0, keys(slot).length, buf, from, from + length)) return slot
+      if (ByteRanges.equal(keys(slot), 0, keys(slot).length, buf, from, from + length)) return slot
       h = (h + 1) & mask
     }
     if (size >= ByteMembers.MaxMembers) -1

@@ -353,7 +353,7 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, re
     // whose parser counts from the record's start (the error names the record's line and offset anyway).
     val where = if (rereading) None else records.location(e)
     errors.error(
-      s"malformed JSON (${String.valueOf(e.getOriginalMessage).linesIterator.nextOption().getOrElse("")}" +
+      s"malformed JSON (${String.valueOf(e.getOriginalMessage).split("\\R", 2)(0)}" +
         s"${where.getOrElse("")})",
       line = records.line,
       offset = records.offset,

@@ -33,7 +33,10 @@ private[sparkdrill] object JsonParsers {
 
   private def startsWithByteOrderMark(tape: RecordTape): Boolean = {
     val first = new Array[Byte](3)
-    val n = tape.readNBytes(first, 0, 3)
+    // InputStream.readNBytes is Java 9+; the Spark 3.5 jar runs on Java 8.
+    var n = 0
+    var read = 0
+    while (n < 3 && { read = tape.read(first, n, 3 - n); read > 0 }) n += read
     tape.restartAt(0L)
     n == 3 && (first(0) & 0xff) == 0xef && (first(1) & 0xff) == 0xbb && (first(2) & 0xff) == 0xbf
   }

@@ -35,7 +35,7 @@ private[sparkdrill] final class JsonValueWriter(
     * once per member name (a `count(*)` has no column for any key, and a trim, a lower-casing and a set
     * lookup per member were a tenth of its time).
     */
-  var skipsUnknown: String => Boolean = _ => true
+  var skipsUnknown: String => Boolean = { _ => true }
 
   /** Called with the column and the error when a value cannot be converted (the value is consumed). */
   var onError: (ColumnWriter, JsonConversionError) => Unit = (_, e) => throw e

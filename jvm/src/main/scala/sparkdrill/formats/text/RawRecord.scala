@@ -1,5 +1,7 @@
 package sparkdrill.formats.text
 
+import sparkdrill.reader.ByteRanges
+
 /** The bytes of the record a [[CsvParser]] reads as they stood in the file (quotes and all), kept across the
   * parser's buffer fills: for the corrupt-record column.
   *
@@ -39,6 +41,6 @@ private[text] final class RawRecord(lineDelimiter: Array[Byte]) {
 
   private def endsWithDelimiter(n: Int): Boolean = {
     val d = lineDelimiter.length
-    n >= d && java.util.Arrays.equals(raw, n - d, n, lineDelimiter, 0, d)
+    n >= d && ByteRanges.equal(raw, n - d, n, lineDelimiter, 0, d)
   }
 }

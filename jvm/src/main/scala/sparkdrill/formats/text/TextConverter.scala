@@ -8,7 +8,7 @@ import java.util.Locale
 import org.apache.spark.sql.catalyst.util.DateTimeUtils
 import org.apache.spark.sql.types._
 
-import sparkdrill.reader.{FastDouble, Fills}
+import sparkdrill.reader.{ByteRanges, FastDouble, Fills}
 import sparkdrill.loader.ColumnWriter
 
 /** Writes one text field into a column of its type. `write` returns false when the text cannot be converted
@@ -123,7 +123,7 @@ private[sparkdrill] object TextConverter {
       extends TextConverter(inner.writer, _ => inner.writeMissing()) {
     private def isNull(bytes: Array[Byte], start: Int, length: Int): Boolean =
       length == nullBytes.length &&
-        java.util.Arrays.equals(bytes, start, start + length, nullBytes, 0, length)
+        ByteRanges.equal(bytes, start, start + length, nullBytes, 0, length)
 
     def write(bytes: Array[Byte], start: Int, length: Int): Boolean =
       if (isNull(bytes, start, length)) { inner.writeMissing(); true }
@@ -200,7 +200,7 @@ private[sparkdrill] object TextConverter {
       if (v == Long.MinValue) {
         // Long.MinValue itself is the failure sentinel above; parse it the slow way.
         val text = ascii(b, s, n)
-        text.toLongOption match {
+        scala.util.Try(text.toLong).toOption match {
           case Some(x) => w.setLong(x); true
           case None => false
         }

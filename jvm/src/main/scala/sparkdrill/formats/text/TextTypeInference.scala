@@ -42,13 +42,13 @@ private[sparkdrill] object TextTypeInference {
     else
       v.toLowerCase(Locale.ROOT) match {
         case "true" | "false" => Bool
-        case _ if Integer.matches(v) =>
-          v.toLongOption match {
+        case _ if Integer.pattern.matcher(v).matches() =>
+          scala.util.Try(v.toLong).toOption match {
             case Some(n) if n >= Int.MinValue && n <= Int.MaxValue => Int32
             case Some(_) => Int64
             case None => Text
           }
-        case _ if v.exists(_.isDigit) && Decimal.matches(v) && !hasLeadingZero(v) => Float64
+        case _ if v.exists(_.isDigit) && Decimal.pattern.matcher(v).matches() && !hasLeadingZero(v) => Float64
         case _ if isDate(v) => Date
         case _ if isTimestamp(v) => Timestamp
         case _ => Text

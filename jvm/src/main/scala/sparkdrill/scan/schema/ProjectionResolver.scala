@@ -9,6 +9,7 @@ import org.apache.spark.sql.types.{ArrayType, DataType, StringType, StructField,
 import sparkdrill.loader.ProjectionFilter
 import sparkdrill.projection._
 import sparkdrill.reader.RecordColumns
+import sparkdrill.scan.Distinct
 
 /** Resolves projections against the merged table and the column parsers (Drill's scan-level and table-level
   * projection in one step, since the table is known at planning).
@@ -53,7 +54,7 @@ private[sparkdrill] final class ProjectionResolver private[schema] (
     */
   def metadataColumns(output: Seq[OutputColumn]): Seq[StructField] = {
     val taken = output.map(c => lower(c.name)).toSet
-    hiddenParsed.map(_._2.field).filterNot(f => taken(lower(f.name))).distinctBy(f => lower(f.name))
+    Distinct.by(hiddenParsed.map(_._2.field).filterNot(f => taken(lower(f.name))))(f => lower(f.name))
   }
 
   /** Narrows the scan's own projection to Spark's required columns (see [[ResolvedSchema.plan]]). */
@@ -108,7 +109,7 @@ private[sparkdrill] final class ProjectionResolver private[schema] (
         case ParsedKind.ColumnsArray(ix) =>
           val request = RequestedColumn(
             ColumnsArrayParser.Name,
-            ix.fold[Shape](Shape.Whole)(i => Shape.Indexes(i.to(scala.collection.immutable.SortedSet)))
+            ix.fold[Shape](Shape.Whole)(i => Shape.Indexes(scala.collection.immutable.SortedSet(i: _*)))
           )
           val ri = addReader(
             ReaderColumn(pc.field.copy(name = ColumnsArrayParser.Name), Fill.Zero, None, ix),
@@ -205,7 +206,7 @@ private[sparkdrill] final class ProjectionResolver private[schema] (
   }
 
   private def claim(column: RequestedColumn): Option[(ColumnParser, ParsedColumn)] =
-    parsers.iterator.flatMap(p => p.parse(column, context).map(p -> _)).nextOption()
+    parsers.iterator.map(p => p.parse(column, context).map(p -> _)).collectFirst { case Some(c) => c }
 
   /** The per-file string column `name` stands for (`dirN`, a hive key, `filename`, `filepath`, `fqn`,
     * `suffix`), served by a built-in parser, for pruning files at planning; None for a data column or any

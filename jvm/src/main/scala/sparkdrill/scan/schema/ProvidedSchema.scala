@@ -102,7 +102,7 @@ private[sparkdrill] object ProvidedSchema {
   }
 
   private def firstLine(e: Throwable): String =
-    String.valueOf(e.getMessage).linesIterator.nextOption().getOrElse("")
+    String.valueOf(e.getMessage).split("\\R", 2)(0)
 
   /** Splits at commas outside quotes, backticks, `<>` and `()`. */
   private[schema] def splitTopLevel(ddl: String): Seq[String] = {

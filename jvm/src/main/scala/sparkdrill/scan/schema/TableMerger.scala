@@ -7,6 +7,7 @@ import scala.collection.mutable
 import org.apache.spark.sql.types.{DataType, StringType, StructField}
 
 import sparkdrill.reader.TypeLattice
+import sparkdrill.scan.Distinct
 import sparkdrill.reader.TypeLattice.Kind
 
 /** Where a table column comes from. */
@@ -153,7 +154,7 @@ private[sparkdrill] object TableMerger {
     val extra =
       if (config.definedSchema.isDefined) Vector.empty
       else
-        config.extraColumns.filterNot(c => entries.contains(lower(c))).distinctBy(lower).map { c =>
+        Distinct.by(config.extraColumns.filterNot(c => entries.contains(lower(c))))(lower(_)).map { c =>
           ScanColumn(c, StringType, nullable = true, Fill.Null, ColumnOrigin.Reader, None)
         }
     val columns = dataColumns ++ extra
@@ -215,12 +216,12 @@ private[sparkdrill] object TableMerger {
       file: FileSchema
   ): ColumnStatus = {
     val clash = found.seen.iterator
-      .flatMap { case (k, f, t) =>
+      .map { case (k, f, t) =>
         TypeLattice
           .conflict(found.name, k, kind)
           .map(path => TypeConflict(found.name, path, t, f, field.dataType, file.path))
       }
-      .nextOption()
+      .collectFirst { case Some(c) => c }
     if (!found.seen.exists(_._1 == kind)) found.seen += ((kind, file.path, field.dataType))
     val widened = TypeLattice.join(found.kind, kind)
     clash match {

@@ -13,6 +13,7 @@ import org.apache.spark.sql.types.{DataType, StringType, StructField}
 import org.apache.spark.unsafe.types.UTF8String
 
 import sparkdrill.reader.ScanException
+import sparkdrill.scan.Distinct
 import sparkdrill.projection.{
   ColumnParser,
   FileInfo,
@@ -43,7 +44,7 @@ private[sparkdrill] final class PythonParserAdapter(
 
   /** Column names the parser serves as hidden columns. */
   private lazy val listed: Seq[String] =
-    mapper.readTree(call("listing its columns", proxy.columns())).elements().asScala.map(_.asText).toSeq
+    mapper.readTree(call("listing its columns", proxy.columns())).elements().asScala.map(_.asText).toVector
 
   override def hiddenColumns(context: ParseContext): Seq[ParsedColumn] =
     listed.flatMap(name => parse(RequestedColumn(name, Shape.Whole), context))
@@ -82,7 +83,7 @@ private[sparkdrill] final class PythonParserAdapter(
   def value(column: ParsedColumn, file: FileInfo): Any = values(column, Seq(file)).head
 
   override def values(column: ParsedColumn, files: Seq[FileInfo]): Seq[Any] = {
-    val missing = files.filterNot(f => answers.containsKey(column.name -> f.path)).distinctBy(_.path)
+    val missing = Distinct.by(files.filterNot(f => answers.containsKey(column.name -> f.path)))(_.path)
     if (missing.nonEmpty)
       missing.zip(askValues(column, missing)).foreach { case (f, v) =>
         answers.put(column.name -> f.path, if (v == null) NullValue else v)
@@ -109,7 +110,7 @@ private[sparkdrill] final class PythonParserAdapter(
       throw new IllegalStateException(
         s"column parser '$id' gave ${answers.size} values for ${files.size} files"
       )
-    files.zip(answers.elements().asScala.toSeq).map { case (file, answer) =>
+    files.zip(answers.elements().asScala.toVector).map { case (file, answer) =>
       toInternal(column, file, answer)
     }
   }

@@ -12,6 +12,7 @@ import org.scalacheck.Gen
 import sparkdrill.fuzz.{FuzzScan, FuzzSuite, JsonFuzzSuite, Mutation, Show}
 import sparkdrill.reader.{RowFilter, ScanException}
 import sparkdrill.scan.{ScanLifecycle, ScanTestKit, TableScan}
+import sparkdrill.tags.Slow
 
 /** The byte reader (issue 15) against Jackson's (`format=jackson-json`, the reader every JSON file had before
   * it): on the same file, with the same options, projection and row filter, the two must give the same rows,
@@ -24,6 +25,7 @@ import sparkdrill.scan.{ScanLifecycle, ScanTestKit, TableScan}
   * schema of every type the JSON reader converts to, files long enough to cross the byte reader's refills, and
   * files of values that are not objects.
   */
+@Slow
 class ByteReaderDifferentialSuite extends FuzzSuite {
   import ByteReaderDifferentialSuite._
 

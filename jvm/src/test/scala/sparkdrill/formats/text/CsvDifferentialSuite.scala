@@ -12,10 +12,12 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import sparkdrill.reader.ReaderOptions
 import sparkdrill.scan.TableScan
+import sparkdrill.tags.Slow
 
 /** Our tokenizer against univocity (the parser under Spark's CSV reader) on random well-formed CSV:
   * random delimiters, quoting, quoted delimiters, quotes and line ends, unicode, ragged rows, blank lines.
   */
+@Slow
 class CsvDifferentialSuite extends AnyFunSuite {
   private def opts(entries: (String, String)*): ReaderOptions = TableScan.parseOptions(entries.toMap)
 
