@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from bench.discovery import observe, summary
 from bench.engines import BY_NAME, Engine, NotApplicable, Unavailable
 from bench.queries import BY_ID
 from bench.run import PeakRss, _error, _summary, judge, record, start
@@ -41,15 +42,21 @@ def _reply(out: IO[str], msg: dict[str, Any]) -> None:
     out.flush()
 
 
-def one_run(engine: Engine, query: str, truth: Truth, first: bool) -> dict[str, Any]:
-    """Runs `query` once, timed; the first run's answer is checked as `measure` checks it."""
+def one_run(engine: Engine, query: str, truth: Truth, first: bool, timed: bool = True) -> dict[str, Any]:
+    """Runs `query` once, timed (after its setup, before the first run); the first run's answer is checked
+    as `measure` checks it, and a timed run's discovery as `measure` checks it (bench/discovery.py)."""
     result: dict[str, Any] = {"status": "ok", "note": ""}
     try:
+        if first:
+            engine.setup(query)
         t0 = time.perf_counter()
         answer = engine.run(query)
         result["time"] = time.perf_counter() - t0
         if first:
             judge(engine, query, truth, answer, result)
+        ok = result["status"] == "ok"
+        if ok and timed and (why := observe(result, query, engine.last_discovery(), engine.schema_cache)):
+            result.update(status="error", note=why)
     except NotApplicable as e:
         result.update(status="n/a", note=str(e))
     except Exception as e:
@@ -82,7 +89,7 @@ def serve(name: str, data: Path, settings: dict[str, Any]) -> None:
         if prepare_error and BY_ID[query].reads_relation:
             _reply(out, {"status": "error", "note": prepare_error})
         else:
-            _reply(out, one_run(engine, query, truth, cmd["first"]))
+            _reply(out, one_run(engine, query, truth, cmd["first"], cmd.get("timed", True)))
     if hello["status"] == "ok":
         engine.stop()
     _reply(out, {"peak_rss_mb": rss.stop() / 2**20})
@@ -187,22 +194,27 @@ def run_queries(
                 if res["status"] != "ok":
                     continue
                 wait()
-                reply = s.ask({"op": "run", "query": q, "first": r == 0}, timeout)
+                timed = r >= max(warmup, 0)
+                reply = s.ask({"op": "run", "query": q, "first": r == 0, "timed": timed}, timeout)
                 if "types" in reply:
                     res["types"] = reply["types"]
+                res.setdefault("discovery", []).extend(reply.get("discovery", []))
                 if reply["status"] != "ok":
                     res.update(status=reply["status"], note=reply.get("note", ""))
                     if "answer" in reply:
                         res["answer"] = reply["answer"]
-                    if "time" in reply:  # wrong: timed once
+                    if "time" in reply:  # wrong, or a discovery a cache served: timed once
                         res.update(times=[reply["time"]], median=reply["time"])
                     continue
                 res["times"].append(reply["time"])
         for s in servers:
             res = results[s.name]
+            if not res.get("discovery"):
+                res.pop("discovery", None)  # no discovery query, or an engine with no schema cache
             if res["status"] == "ok":
                 res["times"] = res["times"][max(warmup, 0) :] or res["times"]
                 res["median"] = statistics.median(res["times"])
+                res["note"] = summary(q, res.get("discovery", []))
             done[s.name][q] = res
             if res["status"] != "n/a":
                 print(f"  {s.name} {q}: {_summary(res)}", file=sys.stderr, flush=True)

@@ -37,6 +37,7 @@ def record(engine_name: str, query: str, data: Path, jar: str | None, runs: int,
     engine.start()
     try:
         engine.prepare()
+        engine.setup(query)
         engine.run(query)
         times = []
         for _ in range(runs):

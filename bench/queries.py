@@ -13,7 +13,11 @@ class Query:
     id: str
     title: str
     what: str
-    reads_relation: bool = True  # reads the relation an engine's prepare() builds (Q0 and Q5 do not)
+    reads_relation: bool = True  # reads the relation an engine's prepare() builds (Q0 and the Q5s do not)
+    # A re-load served by spark-drill's discovery cache (issue 30): the cache's own figure, not a discovery
+    # speed. Only engines that keep schemas between loads run it; no target compares it with another engine,
+    # and the report and the plot keep it apart from Q5.
+    cache: bool = False
 
 
 QUERIES: tuple[Query, ...] = (
@@ -37,13 +41,38 @@ QUERIES: tuple[Query, ...] = (
         "counts of every column and sums of the numeric ones (check not timed)",
     ),
     Query("Q4", "group by dir0, filename", "count(*) grouped by the year directory and the file name"),
-    Query("Q5", "schema discovery", "time to get the schema of the tree (column names checked)", False),
+    # Q5 is what a user's first load() costs: a fresh DataFrame each run in a warm JVM, with no cache to serve
+    # it (spark-drill: sessionSchemaCache=false and no schemaCache; the other engines keep no schemas between
+    # loads). bench/discovery.py fails a timed run that a cache served.
+    Query(
+        "Q5",
+        "schema discovery",
+        "time to get the schema of the tree as a first load() does, no cache (column names checked)",
+        False,
+    ),
     # An equality on a typed column is a data filter Spark pushes to the reader; 1 % of the records pass.
     Query(
         "Q6",
         "selective filter",
         f"every column of the records where {PREDICATE} (about 1 %): filter, then "
         'write.format("noop"); checked as Q3 is, on the records that pass (check not timed)',
+    ),
+    # The cache's figures (issue 30), last: the queries before them run as they always have.
+    Query(
+        "Q5c",
+        "schema re-load, session cache",
+        "spark-drill only: Q5's load() again, every file's schema from the driver's in-memory cache "
+        "(sessionSchemaCache, filled by an untimed load); a re-load, not a discovery",
+        False,
+        cache=True,
+    ),
+    Query(
+        "Q5c-dir",
+        "schema re-load, schemaCache directory",
+        "spark-drill only: Q5's load() again, every file's schema from a schemaCache directory filled by an "
+        "untimed load (sessionSchemaCache=false, so the directory alone serves); a re-load, not a discovery",
+        False,
+        cache=True,
     ),
 )
 BY_ID = {q.id: q for q in QUERIES}

@@ -6,6 +6,7 @@ from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import Any
 
+from bench.discovery import Found
 from bench.truth import Answer
 
 
@@ -23,6 +24,9 @@ class Engine(ABC):
     data: str = "csv"  # the directory under the data root it reads: csv, csv_aligned or json
     family: str = ""  # spark, spark-drill, duckdb, polars, cat
     description: str = ""
+    # Keeps discovered schemas between loads (spark-drill): its discovery queries' timed runs are checked for
+    # where the schemas came from (bench/discovery.py). The other engines infer again at every load.
+    schema_cache = False
 
     def __init__(self, data_root: Path, **settings: Any) -> None:
         self.data_root = Path(data_root)
@@ -47,6 +51,14 @@ class Engine(ABC):
 
     def prepare(self) -> None:  # noqa: B027 (optional hook)
         """Untimed: builds the relation Q1-Q4 and Q6 read (for Spark, a DataFrame whose files are listed)."""
+
+    def setup(self, query: str) -> None:  # noqa: B027 (optional hook)
+        """Untimed, before a query's first run (spark-drill: fills the cache Q5c re-loads from)."""
+
+    def last_discovery(self) -> Found | None:
+        """Untimed, after a run: how the run's load() found its files' schemas; None when the engine keeps no
+        schemas between loads or the run loaded nothing."""
+        return None
 
     # The queries. Each returns its answer (bench.truth.expected's shape), or raises NotApplicable. Q5's
     # answer may add "types" (column -> type name, as the engine spells it): reported, not checked.
@@ -80,6 +92,12 @@ class Engine(ABC):
     def q6(self) -> Answer | None:
         """Materialises every column of the records schema.PREDICATE keeps; None as for q3."""
 
+    def q5c(self) -> Answer:
+        raise NotApplicable("no schema cache: every load infers again")
+
+    def q5c_dir(self) -> Answer:
+        raise NotApplicable("no schema cache: every load infers again")
+
     def run(self, query: str) -> Answer | None:
-        result: Answer | None = getattr(self, query.lower())()
+        result: Answer | None = getattr(self, query.lower().replace("-", "_"))()  # Q5c-dir: q5c_dir
         return result

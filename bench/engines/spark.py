@@ -1,7 +1,9 @@
 """Spark engines: the built-in CSV and JSON readers (several configurations) and spark-drill.
 
 Each runs in its own process with one local[2] session. Q1-Q4 and Q6 read one DataFrame built (and its
-files listed) once, untimed; Q5 builds a fresh one each run.
+files listed) once, untimed; Q5 builds a fresh one each run. Spark's readers keep no schema from one load to
+the next; spark-drill does (its discovery cache), so its Q5 turns the cache off, as a first load() finds it,
+and its Q5c and Q5c-dir time the re-load the cache serves (issue 30).
 """
 
 from __future__ import annotations
@@ -9,9 +11,11 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import tempfile
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from bench.discovery import Found
 from bench.engines.base import Engine, NotApplicable, Unavailable
 from bench.queries import DIR0_REGEX
 from bench.schema import (
@@ -37,6 +41,7 @@ SPARK_CONF = {
 }
 DRILL_CATALOG = "sparkdrill.spark.DrillCatalog"
 DRILL_SOURCE = "sparkdrill.spark.DrillSource"
+DRILL_TABLE = "sparkdrill.spark.DrillTable"
 PARTITION_COLUMN = re.compile(r"dir\d+")
 
 
@@ -185,8 +190,11 @@ class SparkEngine(Engine):
     def q5(self) -> Answer:
         if self.explicit_schema and not self.discovery_options:
             raise NotApplicable("schema given")
-        schema = self.reader(self.discovery_options, False).load(str(self.root)).schema
-        fields = [f for f in schema.fields if not PARTITION_COLUMN.fullmatch(f.name)]
+        return self._columns(self.reader(self.discovery_options, False).load(str(self.root)))
+
+    def _columns(self, df: DataFrame) -> Answer:
+        """Q5's answer: the data columns of a freshly loaded DataFrame, and their types."""
+        fields = [f for f in df.schema.fields if not PARTITION_COLUMN.fullmatch(f.name)]
         return {
             "columns": sorted(f.name for f in fields),
             "types": {f.name: f.dataType.simpleString() for f in fields},
@@ -263,6 +271,42 @@ class SparkJsonSchema(SparkEngine):
 
 
 # ---------------------------------------------------------------------------------------------- spark-drill
+def found(df: DataFrame) -> Found:
+    """How the spark-drill load() behind `df` found its files' schemas: the DiscoveryStats of the table it
+    planned (`TableScan.discoveryStats`), reached over Py4J through the DataFrame's relation and its
+    DrillTable. Not the in-memory cache's hit counter (`InMemorySchemaCache.session.stats`): that one is the
+    JVM's, which every session of a shared JVM adds to, it sees no schemaCache hit, and a load with
+    sessionSchemaCache=false never asks it; these counts are this one load's, every source included."""
+    try:
+        stats = _drill_table(df).scan().discoveryStats()
+        return Found(
+            files=int(stats.files()),
+            memory=int(stats.fromMemory()),
+            directory=int(stats.fromDirectory()),
+            discovered=int(stats.discovered()),
+        )
+    except Exception as e:
+        text = str(e).strip().splitlines()
+        raise RuntimeError(
+            f"cannot tell how spark-drill found the schemas (its DiscoveryStats): {text[0] if text else e!r}"
+        ) from e
+
+
+def _drill_table(df: DataFrame) -> Any:
+    """The DrillTable of the DataSourceV2Relation in the DataFrame's analyzed plan (a load()'s root)."""
+    stack = [df._jdf.queryExecution().analyzed()]
+    while stack:
+        node = stack.pop()
+        if node.getClass().getSimpleName() == "DataSourceV2Relation":
+            table = node.table()
+            if table.getClass().getName() != DRILL_TABLE:
+                raise LookupError(f"the relation's table is a {table.getClass().getName()}")
+            return table
+        children = node.children()
+        stack.extend(children.apply(i) for i in range(children.size()))
+    raise LookupError("no DataSourceV2Relation in the plan")
+
+
 def drill_jar(settings: dict[str, Any]) -> str | None:
     jar = settings.get("jar") or os.environ.get("SPARK_DRILL_JAR")
     return str(jar) if jar else None
@@ -284,12 +328,70 @@ def add_drill(builder: SparkSession.Builder, settings: dict[str, Any]) -> SparkS
     return configured
 
 
+# The options of spark-drill's discovery cache (docs/options.md, Discovery cache).
+SESSION_CACHE = "sessionSchemaCache"
+CACHE_DIR = "schemaCache"
+
+
 class Drill(SparkEngine):
     family = "spark-drill"
     source = "drill"
+    schema_cache = True
+
+    _last: DataFrame | None = None  # the DataFrame the last discovery query loaded
+    _cache_dir: tempfile.TemporaryDirectory[str] | None = None  # Q5c-dir's schemaCache
 
     def configure(self, builder: SparkSession.Builder) -> SparkSession.Builder:
         return add_drill(builder, self.settings)
+
+    def stop(self) -> None:
+        if self._cache_dir is not None:
+            self._cache_dir.cleanup()
+            self._cache_dir = None
+        super().stop()
+
+    # ------------------------------------------------------------------------------------------ discovery
+    def discovery(self, query: str) -> dict[str, str]:
+        """The options each discovery query loads with. Q5: both caches off, as a user's first load() finds
+        them (the cache's in-memory default would serve every run after the warm-up); Q5c: the session's
+        cache, which setup() filled; Q5c-dir: a schemaCache directory alone, which setup() filled."""
+        options = {k: v for k, v in self.discovery_options.items() if k not in (SESSION_CACHE, CACHE_DIR)}
+        if query == "Q5":
+            return {**options, SESSION_CACHE: "false"}
+        if query == "Q5c":
+            return {**options, SESSION_CACHE: "true"}
+        if query == "Q5c-dir":
+            if self._cache_dir is None:
+                raise RuntimeError("Q5c-dir before its setup")
+            return {**options, SESSION_CACHE: "false", CACHE_DIR: self._cache_dir.name}
+        raise ValueError(f"{query} is no discovery query")
+
+    def setup(self, query: str) -> None:
+        """Q5c and Q5c-dir time a re-load: one untimed load first fills the cache it reads (for Q5c-dir, a new
+        schemaCache directory outside the data tree), so that every run, the first timed one too, re-loads."""
+        if query == "Q5c-dir":
+            if self._cache_dir is not None:
+                self._cache_dir.cleanup()
+            self._cache_dir = tempfile.TemporaryDirectory(prefix="bench-schema-cache-")
+        if query in ("Q5c", "Q5c-dir"):
+            self.reader(self.discovery(query), False).load(str(self.root))
+
+    def _load(self, query: str) -> Answer:
+        self._last = self.reader(self.discovery(query), False).load(str(self.root))
+        return self._columns(self._last)
+
+    def q5(self) -> Answer:
+        return self._load("Q5")
+
+    def q5c(self) -> Answer:
+        return self._load("Q5c")
+
+    def q5c_dir(self) -> Answer:
+        return self._load("Q5c-dir")
+
+    def last_discovery(self) -> Found | None:
+        df, self._last = self._last, None
+        return None if df is None else found(df)
 
     def start(self) -> None:
         super().start()
