@@ -181,6 +181,12 @@ def cache_table(res: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _ran(res: dict[str, Any], engine: str, query: str) -> bool:
+    """Whether this run timed (or tried) `query` on `engine`."""
+    rec = next((r for r in res["results"] if r["engine"] == engine), None)
+    return rec is not None and query in rec.get("queries", {})
+
+
 def _median(res: dict[str, Any], engine: str, query: str) -> float | None:
     rec = next((r for r in res["results"] if r["engine"] == engine and r["status"] == "ok"), None)
     q = rec["queries"].get(query) if rec else None
@@ -204,7 +210,10 @@ def _target_row(res: dict[str, Any], t: Target) -> str:
     head = f"| {t.what} | {t.drill} | {t.other} |"
     mine, theirs = _median(res, t.drill, t.query), _median(res, t.other, t.query)
     if mine is None or theirs is None:
-        return f"{head} - | not measured ({t.drill if mine is None else t.other}: no correct result) |"
+        engine = t.drill if mine is None else t.other
+        # A run of some engines or queries only (--engines, --queries) leaves the other targets unrun.
+        why = "no correct result" if _ran(res, engine, t.query) else f"{t.query} not run"
+        return f"{head} - | not measured ({engine}: {why}) |"
     paired = _paired(res, t) if res.get("interleaved") else None
     ratio = paired if paired is not None else theirs / mine
     if t.need is None:

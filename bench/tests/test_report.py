@@ -42,8 +42,14 @@ def test_ratio_is_between_the_named_engines() -> None:
         f"| {json_q3.what} | spark-drill-json-schema | spark-json-schema | 2.50x (need 2x) | yes |" in lines
     )
     stretch = next(line for line in lines if "| polars-csv |" in line)
-    assert stretch.endswith("not measured (spark-drill-csv: no correct result) |")
+    assert stretch.endswith("not measured (spark-drill-csv: Q3 not run) |")
     assert lines[-1].endswith("| all right | yes |")
+
+
+def test_a_target_whose_query_ran_without_a_correct_result_says_so() -> None:
+    res = {"results": [_rec("spark-drill-csv", {"Q3": 1.0}, status="wrong"), _rec("polars-csv", {"Q3": 1.0})]}
+    stretch = next(line for line in targets(res).splitlines() if "| polars-csv |" in line)
+    assert stretch.endswith("not measured (spark-drill-csv: no correct result) |")
 
 
 def test_wrong_spark_drill_answers_fail_the_last_target() -> None:
