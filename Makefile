@@ -5,23 +5,39 @@ VENV := .venv
 PY := $(VENV)/bin/python
 SBT := dev/sbt
 VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' pyproject.toml)
-JAR := target/scala-2.13/spark-drill_2.13-$(VERSION).jar
+# One jar per Spark line (README, "Spark versions"), each built by sbt into target/<line>/
+# (project/Versions.scala). The wheel carries all three; the package picks the one for the Spark a session
+# starts (python/spark_drill/_jar.py).
+SBT_35 := $(SBT) -Dspark.version=3.5.0
+SBT_35_213 := $(SBT) -Dspark.version=3.5.0 -Dscala.binary=2.13
+line_jar = target/$(1)/spark-drill-$(1)-$(VERSION).jar
+JAR := $(call line_jar,spark4_2.13)
+JAR_35 := $(call line_jar,spark3.5_2.12)
+JAR_35_213 := $(call line_jar,spark3.5_2.13)
+JARS := $(JAR) $(JAR_35) $(JAR_35_213)
 WHEEL := dist/spark_drill-$(VERSION)-py3-none-any.whl
+# `make test-fast`'s wheel: the Spark 4 jar only, so a change does not rebuild the other lines' jars.
+FAST_WHEEL := dist/fast/spark_drill-$(VERSION)-py3-none-any.whl
 JVM_SOURCES := $(shell find jvm/src/main -type f) build.sbt $(wildcard project/*.scala project/*.sbt) project/build.properties
 PY_SOURCES := $(shell find python/spark_drill -name '*.py' -o -name py.typed -o -name '*.properties') pyproject.toml README.md
 DEV_DEPS = $(shell $(PYTHON) -c "import tomllib;print(' '.join(repr(d) for d in tomllib.load(open('pyproject.toml','rb'))['project']['optional-dependencies']['dev']))")
 
-.PHONY: demo test test-s3 jar wheel install venv scala-test py-test lint fmt clean bench bench-small bench-loader fuzz
+.PHONY: demo test test-fast test-compat test-compat-4x test-compat-3.5 test-compat-3.5-2.13 test-s3 jar wheel \
+	install venv scala-test py-test lint fmt clean bench bench-small bench-loader fuzz
 
 # A typed read of the sample tree (its columns, their types and where each comes from), then a SQL aggregate.
 demo: install
 	$(VENV)/bin/spark-drill schema samples/logs -o header=true -o inferTypes=true
 	$(VENV)/bin/spark-drill sql -o header=true -o inferTypes=true "SELECT dir0, count(*) AS events, sum(duration_ms) AS total_ms FROM drill.\`samples/logs\` GROUP BY dir0 ORDER BY dir0"
 
-# Doctests run from the installed wheel, as the tests do (python/spark_drill would clash with it on import).
-PYTEST = SPARK_DRILL_WHEEL=$(abspath $(WHEEL)) $(VENV)/bin/pytest tests --doctest-modules \
-	"$$($(PY) -c 'import os, spark_drill; print(os.path.dirname(spark_drill.__file__))')"
+# pytest in the virtualenv $(1), against the spark_drill installed there: its doctests run from that copy, as
+# the tests do (python/spark_drill would clash with it on import). With a wheel $(2), SPARK_DRILL_WHEEL names it
+# for tests/test_packaging.py.
+pytest_in = $(if $(2),SPARK_DRILL_WHEEL=$(abspath $(2)) )$(1)/bin/pytest tests --doctest-modules \
+	"$$($(1)/bin/python -c 'import os, spark_drill; print(os.path.dirname(spark_drill.__file__))')"
+PYTEST = $(call pytest_in,$(VENV),$(WHEEL))
 
+# Everything on Spark 4: formatting, every ScalaTest suite, ruff, mypy, and every pytest on PySpark 4.3.
 test: install
 	$(SBT) scalafmtCheckAll scalafmtSbtCheck loaderBench/scalafmtCheckAll loaderBench/compile test
 	$(VENV)/bin/ruff check python tests conftest.py
@@ -29,16 +45,68 @@ test: install
 	$(VENV)/bin/mypy
 	$(PYTEST)
 
+# The quick loop while changing code (target: under 4 minutes): the ScalaTest suites not tagged
+# sparkdrill.tags.Slow, and pytest without the tests marked slow, cluster or connect (pyproject.toml), against
+# a wheel with the Spark 4 jar only. `make test` still runs everything.
+test-fast: $(VENV)/.installed-fast
+	$(SBT) "testOnly -- -l sparkdrill.tags.Slow"
+	$(call pytest_in,$(VENV)) -m "not slow and not cluster and not connect"
+
+# Every other Spark a user runs (README, "Spark versions"). Each PySpark has a virtualenv of its own, cached in
+# ${SPARK_DRILL_CACHE:-~/.cache/spark-drill}/venvs (dev/compat-venv), with this wheel installed; each part
+# prints its wall time. PySpark 4.0, 4.1 and 4.2: the smoke subset (pytest -m compat) with the Spark 4 jar.
+# Spark 3.5 on Scala 2.12: every ScalaTest suite, then every pytest on PySpark 3.5 with its jar (its Connect
+# test fetches the Connect server from Maven Central: spark-connect_2.12 is not published for every 3.5.x, the
+# newest there when this was written being 3.5.7). Spark 3.5 on Scala 2.13: compiled, and every ScalaTest suite.
+COMPAT_4X ?= 4.0.5 4.1.4 4.2.1
+COMPAT_35 ?= 3.5.9
+COMPAT_35_CONNECT ?= org.apache.spark:spark-connect_2.12:3.5.7
+# What sbt runs for Spark 3.5 on Scala 2.13; `COMPAT_35_213_TESTS='"testOnly -- -l sparkdrill.tags.Slow"'` keeps
+# it to the fast suites should CI need the time.
+COMPAT_35_213_TESTS ?= test
+
+test-compat: test-compat-4x test-compat-3.5 test-compat-3.5-2.13
+
+test-compat-4x: $(WHEEL)
+	@failed=""; for v in $(COMPAT_4X); do \
+	  start=$$SECONDS; echo "== test-compat: PySpark $$v, the Spark 4 jar, pytest -m compat"; \
+	  venv=$$(PYTHON=$(PYTHON) dev/compat-venv $$v $(abspath $(WHEEL))) && \
+	    SPARK_DRILL_WHEEL=$(abspath $(WHEEL)) $$venv/bin/pytest tests -m compat || failed="$$failed $$v"; \
+	  echo "== test-compat: PySpark $$v took $$((SECONDS - start)) s"; \
+	done; [ -z "$$failed" ] || { echo "== test-compat: failed on PySpark$$failed"; exit 1; }
+
+test-compat-3.5: $(WHEEL)
+	@echo "== test-compat: Spark 3.5, Scala 2.12: ScalaTest"; start=$$SECONDS; $(SBT_35) test; status=$$?; \
+	  echo "== test-compat: Spark 3.5, Scala 2.12 ScalaTest took $$((SECONDS - start)) s"; exit $$status
+	@echo "== test-compat: PySpark $(COMPAT_35), the Spark 3.5 jar, every pytest"; start=$$SECONDS; \
+	  venv=$$(PYTHON=$(PYTHON) dev/compat-venv $(COMPAT_35) $(abspath $(WHEEL))) && \
+	    SPARK_DRILL_CONNECT_PACKAGES=$(COMPAT_35_CONNECT) $(call pytest_in,$$venv,$(WHEEL)); status=$$?; \
+	  echo "== test-compat: PySpark $(COMPAT_35) took $$((SECONDS - start)) s"; exit $$status
+
+test-compat-3.5-2.13:
+	@echo "== test-compat: Spark 3.5, Scala 2.13: ScalaTest"; start=$$SECONDS; \
+	  $(SBT_35_213) $(COMPAT_35_213_TESTS); status=$$?; \
+	  echo "== test-compat: Spark 3.5, Scala 2.13 ScalaTest took $$((SECONDS - start)) s"; exit $$status
+
 # S3A for real: tests/s3 against moto_server on 127.0.0.1, in a pytest run of its own (`make test` leaves
 # tests/s3 out: its Spark session needs the S3A jars on the classpath from the start). dev/s3-jars fetches
 # them once (~690 MB, in ${SPARK_DRILL_CACHE:-~/.cache/spark-drill}/s3-jars) and prints their classpath.
 test-s3: install
 	jars="$$(dev/s3-jars)" && SPARK_DRILL_S3_JARS="$$jars" $(VENV)/bin/pytest tests/s3
 
-jar: $(JAR)
+jar: $(JARS)
 
+# sbt leaves a jar untouched when nothing in it changed; the touch keeps make from building it again.
 $(JAR): $(JVM_SOURCES)
 	$(SBT) package
+	@touch $@
+
+$(JAR_35): $(JVM_SOURCES)
+	$(SBT_35) package
+	@touch $@
+
+$(JAR_35_213): $(JVM_SOURCES)
+	$(SBT_35_213) package
 	@touch $@
 
 venv: $(VENV)/.deps
@@ -51,18 +119,34 @@ $(VENV)/.deps: pyproject.toml
 
 wheel: $(WHEEL)
 
-# The jar goes inside the wheel (package data); it is gitignored, so it is copied in just before the build.
-$(WHEEL): $(JAR) $(PY_SOURCES) $(VENV)/.deps
+# A wheel with the jars $(1) inside (package data; they are gitignored, so they are copied in just before the
+# build), written to the directory $(2).
+define build_wheel
 	rm -f python/spark_drill/jars/*.jar
-	cp $(JAR) python/spark_drill/jars/
-	rm -rf build dist/*.whl
-	$(VENV)/bin/pip wheel -q --no-deps --no-build-isolation -w dist .
+	cp $(1) python/spark_drill/jars/
+	rm -rf build $(2)/*.whl
+	$(VENV)/bin/pip wheel -q --no-deps --no-build-isolation -w $(2) .
 	rm -rf build
+endef
+
+$(WHEEL): $(JARS) $(PY_SOURCES) $(VENV)/.deps
+	$(call build_wheel,$(JARS),dist)
+
+$(FAST_WHEEL): $(JAR) $(PY_SOURCES) $(VENV)/.deps
+	$(call build_wheel,$(JAR),dist/fast)
 
 install: $(VENV)/.installed
 
+# .venv holds the full wheel (make install, make test) or test-fast's: installing one drops the other's mark,
+# so the next target that needs the other installs it again.
 $(VENV)/.installed: $(WHEEL)
+	rm -f $(VENV)/.installed-fast
 	$(VENV)/bin/pip install -q --force-reinstall --no-deps $(WHEEL)
+	@touch $@
+
+$(VENV)/.installed-fast: $(FAST_WHEEL)
+	rm -f $(VENV)/.installed
+	$(VENV)/bin/pip install -q --force-reinstall --no-deps $(FAST_WHEEL)
 	@touch $@
 
 scala-test:

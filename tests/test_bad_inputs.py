@@ -48,6 +48,7 @@ def test_the_corpus_and_the_table_list_the_same_files() -> None:
     assert sorted(DOCUMENTED) == files
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(DOCUMENTED))
 def test_each_mode_gives_the_documented_outcome(spark: SparkSession, name: str) -> None:
     columns, cells = DOCUMENTED[name]
@@ -77,6 +78,7 @@ def test_each_mode_gives_the_documented_outcome(spark: SparkSession, name: str) 
         assert corrupt == int(m[2] or 0), mode
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", MODES)
 def test_large_fields_records_and_headers_are_read_whole(
     spark: SparkSession, tmp_path: Path, mode: str

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pyspark
 import pytest
 from pyspark.sql import SparkSession
 
@@ -75,6 +76,19 @@ def test_the_first_form_of_the_command_is_show() -> None:
     ]
     assert cli._legacy(["sql", "SELECT 1"]) == ["sql", "SELECT 1"]
     assert cli._legacy(["--version"]) == ["--version"]
+
+
+def test_version_names_the_spark_found_and_the_jar_picked(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("SPARK_DRILL_JAR", raising=False)
+    with pytest.raises(SystemExit) as exited:
+        cli.main(["--version"])
+    assert exited.value.code == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"spark-drill {sd.__version__}"
+    assert lines[1].startswith(f"Spark {pyspark.__version__} (Scala ")
+    assert lines[2] == f"jar {sd.jar_path()}"
 
 
 def test_one_line_keeps_spark_drills_message_and_drops_java_framing() -> None:
@@ -317,6 +331,7 @@ def test_a_failfast_error_is_one_line_and_exit_1(
 
 
 # --- a real process -----------------------------------------------------------------------------------------
+# Each test that starts Spark starts a JVM of its own: marked slow (`make test-fast` leaves them out).
 
 SPARK_LOG_LINE = re.compile(r"^\d\d/\d\d/\d\d \d\d:\d\d:\d\d (TRACE|DEBUG|INFO|WARN|ERROR)\b", re.MULTILINE)
 
@@ -342,6 +357,7 @@ def assert_quiet(stderr: str) -> None:
     assert "Using Spark's default log4j profile" not in stderr, stderr
 
 
+@pytest.mark.slow
 def test_the_first_form_pipes_a_table_without_log_lines() -> None:
     done = spark_drill("samples/logs", "--option", "header=true")  # `make demo`'s command before 0.2
     assert done.returncode == 0, done.stderr
@@ -349,6 +365,7 @@ def test_the_first_form_pipes_a_table_without_log_lines() -> None:
     assert_quiet(done.stderr)
 
 
+@pytest.mark.slow
 def test_sql_aggregate_pipes_json_lines() -> None:
     query = (
         "SELECT dir0, count(*) AS events, sum(duration_ms) AS total_ms FROM drill.`samples/logs` "
@@ -364,6 +381,7 @@ def test_sql_aggregate_pipes_json_lines() -> None:
     assert_quiet(done.stderr)
 
 
+@pytest.mark.slow
 def test_failfast_exits_1_with_one_line_and_no_stack_trace(tmp_path: Path) -> None:
     write_files(tmp_path, {"bad.csv": "id,name\n1,ann\nfoo,fred\n"})
     done = spark_drill(
@@ -381,6 +399,7 @@ def test_an_unknown_option_exits_2_before_spark_starts() -> None:
     assert "did you mean inferTypes?" in done.stderr
 
 
+@pytest.mark.slow
 def test_verbose_shows_sparks_log() -> None:
     done = spark_drill("show", "samples/logs", "-o", "header=true", "--rows", "1", "-v")
     assert done.returncode == 0, done.stderr

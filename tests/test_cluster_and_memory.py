@@ -13,9 +13,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pyspark
+import pytest
 
 import spark_drill
 from conftest import SAMPLES
+
+pytestmark = pytest.mark.slow
 
 SPARK_HOME = Path(pyspark.__file__).parent
 
@@ -122,6 +125,7 @@ def _standalone_cluster(tmp_path: Path) -> Iterator[tuple[str, Path]]:
             process.wait(timeout=60)
 
 
+@pytest.mark.cluster
 def test_standalone_cluster_matches_local_mode(tmp_path: Path) -> None:
     with _standalone_cluster(tmp_path) as (master_url, _):
         on_cluster = _submit(tmp_path, master_url)
@@ -165,6 +169,7 @@ spark.stop()
 """
 
 
+@pytest.mark.cluster
 def test_an_executor_killed_mid_scan_is_retried_and_the_result_is_unchanged(tmp_path: Path) -> None:
     data = tmp_path / "data"
     data.mkdir()

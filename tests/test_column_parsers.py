@@ -17,6 +17,8 @@ from pyspark.sql import SparkSession
 import spark_drill as sd
 from conftest import write_files
 
+pytestmark = pytest.mark.compat
+
 
 @pytest.fixture(autouse=True)
 def no_parsers_after(spark: SparkSession) -> Iterator[None]:

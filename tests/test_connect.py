@@ -3,7 +3,8 @@ needs Py4J (column parsers) says so at once.
 
 A Connect session cannot share a process with the classic session of the other tests, so a child process runs
 a local Connect server (`SparkSession.builder.remote("local[2]")`, which starts the server in a JVM of its own
-with spark.jars = the spark-drill jar) and its client, and prints what it saw as JSON.
+with spark.jars = the spark-drill jar) and its client, and prints what it saw as JSON. PySpark 3.5 has no
+Connect server jar: the server comes from Maven Central through `spark.jars.packages` (connect_packages()).
 """
 
 from __future__ import annotations
@@ -19,11 +20,15 @@ from typing import Any
 import pytest
 
 from conftest import REPO, SAMPLES
+from spark_drill import _jar
+
+pytestmark = [pytest.mark.connect, pytest.mark.compat]
 
 EVENTS = REPO / "samples" / "events"
 
 CLIENT = r"""
 import json
+import os
 import sys
 
 from pyspark.sql import SparkSession
@@ -40,6 +45,10 @@ builder = (
     .config("spark.connect.grpc.binding.address", "127.0.0.1")
     # The server keeps its default port (15002): remote("local[2]") dials sc://localhost, that port.
 )
+if os.environ.get("SPARK_DRILL_CONNECT_PACKAGES"):
+    builder = builder.config("spark.jars.packages", os.environ["SPARK_DRILL_CONNECT_PACKAGES"]).config(
+        "spark.jars.ivy", os.environ["SPARK_DRILL_IVY"]
+    )
 spark = sd.configure(builder).getOrCreate()
 seen = {"session": type(spark).__module__}
 
@@ -73,7 +82,8 @@ spark.stop()
 
 
 # No server at all: a Connect session only sends a plan when asked for a schema or rows, so this shows that
-# sd.read builds one from options alone, without Py4J.
+# sd.read builds one from options alone, without Py4J. (The session is made directly: PySpark 3.5's builder
+# sends its options to the server at once, retrying for minutes when there is none.)
 PLAN_ONLY = r"""
 import os
 
@@ -82,7 +92,7 @@ from pyspark.sql.connect.session import SparkSession
 import spark_drill as sd
 from py4j import java_gateway
 
-spark = SparkSession.builder.remote("sc://127.0.0.1:9").getOrCreate()
+spark = SparkSession(connection="sc://127.0.0.1:9")
 df = sd.read(spark, "data", header=True, mode="failfast", options={"fs.s3a.endpoint": "http://127.0.0.1:9000"})
 print(type(df).__module__)
 print(df._plan.print().strip())
@@ -106,11 +116,32 @@ def test_sd_read_only_builds_a_plan_under_connect(tmp_path: Path) -> None:
     assert lines[2] == "py4j hook False"
 
 
+def connect_packages() -> str | None:
+    """The `spark.jars.packages` the local Connect server needs: none where the Spark installation has the
+    server's jar (PySpark 4.x); PySpark 3.5's has not, so it is spark-connect of the same Spark and Scala from
+    Maven Central, or SPARK_DRILL_CONNECT_PACKAGES (spark-connect_2.12 is not published for every 3.5.x)."""
+    home = _jar._spark_home()
+    if home is not None and any((home / "jars").glob("spark-connect_*.jar")):
+        return None
+    target = _jar.spark_target()
+    default = f"org.apache.spark:spark-connect_{target.scala}:{target.version}"
+    return os.environ.get("SPARK_DRILL_CONNECT_PACKAGES") or default
+
+
 @pytest.fixture(scope="module")
 def seen(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     script = tmp_path_factory.mktemp("connect") / "client.py"
     script.write_text(CLIENT)
     env = {**os.environ, "TZ": "UTC", "SPARK_LOCAL_IP": "127.0.0.1"}
+    env.pop("SPARK_DRILL_CONNECT_PACKAGES", None)
+    packages = connect_packages()
+    if packages:
+        cache = Path(os.environ.get("SPARK_DRILL_CACHE", Path.home() / ".cache" / "spark-drill"))
+        env["SPARK_DRILL_CONNECT_PACKAGES"] = packages
+        env["SPARK_DRILL_IVY"] = str(cache / "ivy")
+        # Spark's Ivy asks Maven Central, then repos.spark-packages.org; this sends both to Central (or to
+        # the mirror already named here), the one registry every machine of this project reaches.
+        env.setdefault("DEFAULT_ARTIFACT_REPOSITORY", "https://repo1.maven.org/maven2/")
     done = subprocess.run(
         [sys.executable, str(script), str(SAMPLES), str(EVENTS)],
         capture_output=True,

@@ -18,6 +18,8 @@ from typing import Any
 import pytest
 from pyspark.sql import DataFrame, SparkSession
 
+pytestmark = pytest.mark.slow
+
 CASES_DIR = Path(
     os.environ.get(
         "SPARK_DRILL_CASES", Path(__file__).resolve().parents[1].parent / "shared" / "drill" / "cases"

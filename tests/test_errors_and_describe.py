@@ -10,6 +10,8 @@ from pyspark.sql import SparkSession
 import spark_drill as sd
 from conftest import write_files
 
+pytestmark = pytest.mark.compat
+
 
 def test_conversion_error_raises_scan_error_with_its_fields(spark: SparkSession, tmp_path: Path) -> None:
     write_files(tmp_path, {"bad.csv": "id,name\n1,ann\nfoo,fred\n"})

@@ -112,6 +112,7 @@ def _bzip2_rows(n: int) -> str:
     return "id,text\n" + "".join(f"{i},{(str(i * 7919) * 9)[: i % 53]}\n" for i in range(n))
 
 
+@pytest.mark.slow
 def test_bzip2_is_split_by_block_and_gives_the_rows_of_a_whole_read(
     spark: SparkSession, tmp_path: Path
 ) -> None:

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from pyspark.sql import SparkSession
 
 from conftest import SAMPLES, write_files
+
+pytestmark = pytest.mark.compat
 
 
 def rows(df) -> list[tuple]:  # type: ignore[no-untyped-def]

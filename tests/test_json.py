@@ -28,6 +28,7 @@ def rows(df: DataFrame) -> list[tuple[Any, ...]]:
     return sorted((tuple(r) for r in df.collect()), key=repr)
 
 
+@pytest.mark.compat
 def test_files_with_drifting_fields_are_unioned_by_name(spark: SparkSession, tmp_path: Path) -> None:
     write_files(
         tmp_path,
@@ -249,6 +250,7 @@ def test_all_text_mode_and_count(spark: SparkSession, tmp_path: Path) -> None:
     assert df.count() == 2
 
 
+@pytest.mark.compat
 def test_the_readme_json_example(spark: SparkSession) -> None:
     from conftest import REPO
 

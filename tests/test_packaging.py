@@ -3,26 +3,31 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
 
+import pyspark
 import pytest
 
 from conftest import SAMPLES
+from spark_drill import _jar
 
 WHEEL = os.environ.get("SPARK_DRILL_WHEEL")
 needs_wheel = pytest.mark.skipif(not WHEEL, reason="SPARK_DRILL_WHEEL is set by `make test`")
 
 
 @needs_wheel
-def test_wheel_contains_the_jar() -> None:
+def test_wheel_contains_a_jar_for_each_spark_line() -> None:
     assert WHEEL is not None
-    names = zipfile.ZipFile(WHEEL).namelist()
-    assert any(n.startswith("spark_drill/jars/spark-drill_2.13-") and n.endswith(".jar") for n in names), (
-        names
-    )
+    jars = sorted(n for n in zipfile.ZipFile(WHEEL).namelist() if n.endswith(".jar"))
+    assert [re.sub(r"-[^-]+\.jar$", "", n) for n in jars] == [
+        "spark_drill/jars/spark-drill-spark3.5_2.12",
+        "spark_drill/jars/spark-drill-spark3.5_2.13",
+        "spark_drill/jars/spark-drill-spark4_2.13",
+    ], jars
 
 
 @needs_wheel
@@ -53,18 +58,19 @@ def test_missing_jar_error_says_what_it_looked_for(tmp_path: Path) -> None:
     code = (
         "import spark_drill._jar as j\n"
         "from pathlib import Path\n"
-        "j._packaged_jars = lambda: (Path('/nowhere/jars'), [])\n"
-        "j._checkout_jars = lambda: (Path('/nowhere/target'), [])\n"
+        "j._packaged_dir = lambda: Path('/nowhere/jars')\n"
+        "j._checkout_dir = lambda: Path('/nowhere/target')\n"
         "j.jar_path()\n"
     )
     env = {k: v for k, v in os.environ.items() if k != "SPARK_DRILL_JAR"}
     env["PYTHONPATH"] = str(package.parent)
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert result.returncode != 0
-    assert "/nowhere/jars" in result.stderr and "/nowhere/target" in result.stderr
+    assert "/nowhere/jars" in result.stderr and "/nowhere/target/spark" in result.stderr
     assert "make jar" in result.stderr
 
 
+@pytest.mark.slow
 def test_spark_submit_with_jars(tmp_path: Path) -> None:
     import spark_drill
 
@@ -111,6 +117,7 @@ def test_spark_submit_with_jars(tmp_path: Path) -> None:
     assert "USERS ['ann', 'ann', 'bob', 'cy', 'dee', 'root']" in result.stdout
 
 
+@pytest.mark.slow
 def test_running_session_without_the_jar_is_refused() -> None:
     code = (
         "from pyspark.sql import SparkSession\n"
@@ -125,3 +132,41 @@ def test_running_session_without_the_jar_is_refused() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert "REFUSED" in result.stdout, result.stderr[-3000:]
     assert "configure(" in result.stdout
+
+
+# The jar of the other Spark line, of the same Scala where there is one: started on this Spark, it must refuse
+# at the first read with a message naming both (not fail later with a NoSuchMethodError).
+OTHER_LINE = {"spark3.5_2.12": ("spark4_2.13", "4"), "spark4_2.13": ("spark3.5_2.13", "3.5")}
+WRONG_JAR = f"""
+import spark_drill as sd
+# The JVM's stack trace in the Python exception: the message may be a cause's.
+conf = {{"spark.ui.enabled": "false", "spark.sql.pyspark.jvmStacktrace.enabled": "true"}}
+spark = sd.session(master="local[1]", **conf)
+spark.sparkContext.setLogLevel("ERROR")
+try:
+    spark.read.format("drill").option("header", "true").load({str(SAMPLES)!r}).collect()
+    print("READ")
+except Exception as e:
+    print("REFUSED", e)
+spark.stop()
+"""
+
+
+@pytest.mark.slow
+def test_a_jar_of_the_other_spark_line_is_refused_at_the_first_read() -> None:
+    line = _jar.spark_target().line
+    if line not in OTHER_LINE:
+        pytest.skip(f"no other line's jar to try on {line}")
+    other, other_spark = OTHER_LINE[line]
+    jars = _jar._jars(_jar._packaged_dir(), other) or _jar._jars(_jar._checkout_dir() / other, other)
+    if not jars:
+        pytest.skip(f"no {other} jar here (the wheel `make wheel` builds has every line's)")
+    env = {**os.environ, "SPARK_DRILL_JAR": str(jars[-1]), "SPARK_LOCAL_IP": "127.0.0.1"}
+    done = subprocess.run(
+        [sys.executable, "-c", WRONG_JAR], capture_output=True, text=True, timeout=300, env=env
+    )
+    out = done.stdout + done.stderr
+    assert "REFUSED" in done.stdout, out[-3000:]
+    refused = done.stdout[done.stdout.index("REFUSED") :]
+    assert f"built for Spark {other_spark}" in refused and pyspark.__version__ in refused, refused[:3000]
+    assert "NoSuchMethodError" not in out and "NoClassDefFoundError" not in out, out[-3000:]

@@ -12,6 +12,8 @@ from pyspark.sql import SparkSession
 import spark_drill as sd
 from conftest import write_files
 
+pytestmark = pytest.mark.compat
+
 FILES = {"2024/a.csv": "id,name\n1,ann\n", "2025/b.csv": "id,name\n2,bob\n", "c.csv": "id,name\n3,cy\n"}
 
 

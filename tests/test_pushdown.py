@@ -11,6 +11,8 @@ from pyspark.sql import functions as F
 from conftest import write_files
 from scan_metrics import scan_description, scan_metrics
 
+pytestmark = pytest.mark.compat
+
 
 @pytest.fixture
 def years(tmp_path: Path) -> Path:

@@ -11,6 +11,8 @@ import spark_drill as sd
 from conftest import write_files
 from scan_metrics import scan_metrics
 
+pytestmark = pytest.mark.compat
+
 FILES = {"t/f0.csv": "a,b\n1,x\n", "t/f1.csv": "a,b,c\n2,y,z\n", "t/f2.csv": "b\nw\n"}
 
 

@@ -1,4 +1,4 @@
-"""spark-drill: Apache Drill's schema-on-read scan framework as a Spark 4 data source.
+"""spark-drill: Apache Drill's schema-on-read scan framework as a Spark data source (Spark 4.x and 3.5).
 
 import spark_drill as sd
 spark = sd.session()

@@ -18,7 +18,9 @@ import re
 import sys
 import threading
 import traceback
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from pyspark.sql import SparkSession
 
@@ -26,6 +28,7 @@ from spark_drill import __version__
 from spark_drill._cli_commands import catalog_conf, run
 from spark_drill._cli_output import OUTPUTS
 from spark_drill._errors import ScanError
+from spark_drill._jar import jar_path, spark_target
 from spark_drill._options import jvm_options
 from spark_drill._session import session
 
@@ -51,6 +54,30 @@ def _positive(text: str) -> int:
     if n < 0:
         raise argparse.ArgumentTypeError(f"expected a number of rows, got {text!r}")
     return n
+
+
+def version_text() -> str:
+    """This package's version, the Spark a session would start and the jar picked for it (or why none)."""
+    lines = [f"spark-drill {__version__}"]
+    try:
+        lines.append(str(spark_target()))
+        jar = jar_path()
+        lines.append(f"jar {jar}" + (" (SPARK_DRILL_JAR)" if os.environ.get("SPARK_DRILL_JAR") else ""))
+    except (RuntimeError, FileNotFoundError) as e:
+        lines.append(str(e))
+    return "\n".join(lines)
+
+
+class _Version(argparse.Action):
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        print(version_text())
+        parser.exit()
 
 
 def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
@@ -92,7 +119,13 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
         description="Read CSV/TSV/PSV/JSON files whose schemas drift, with Spark and spark-drill.",
         epilog="`spark-drill PATH -o ...` is short for `spark-drill show PATH -o ...`.",
     )
-    parser.add_argument("--version", action="version", version=f"spark-drill {__version__}")
+    parser.add_argument(
+        "--version",
+        action=_Version,
+        nargs=0,
+        default=argparse.SUPPRESS,
+        help="show the version, the Spark found (SPARK_HOME, else PySpark's) and the jar picked for it",
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     subs: dict[str, argparse.ArgumentParser] = {}
 
