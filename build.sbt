@@ -65,6 +65,8 @@ val lineResource = Compile / resourceGenerators += Def.task {
 lazy val root = (project in file("."))
   .settings(
     name := s"spark-drill-${Versions.sparkLine}",
+    // sbt would turn the dot of spark3.5 into a dash; the artifacts are named by the line as written.
+    moduleName := name.value,
     lineLayout,
     lineResource,
     Compile / scalaSource := baseDirectory.value / "jvm" / "src" / "main" / "scala",

@@ -31,6 +31,22 @@ def test_wheel_contains_a_jar_for_each_spark_line() -> None:
 
 
 @needs_wheel
+def test_each_jar_in_the_wheel_is_built_for_the_line_its_name_says() -> None:
+    """Each jar is a real jar holding the classes and the line it records (an empty file named like a jar, or
+    one line's jar under another's name, would fail only when a user's Spark loads it)."""
+    assert WHEEL is not None
+    wheel = zipfile.ZipFile(WHEEL)
+    for name in (n for n in wheel.namelist() if n.endswith(".jar")):
+        found = re.fullmatch(r".*/spark-drill-(spark[\d.]+)_(2\.1[23])-[^-]+\.jar", name)
+        assert found, name
+        line, scala = found.groups()
+        with zipfile.ZipFile(wheel.open(name)) as jar:
+            assert "sparkdrill/spark/DrillSource.class" in jar.namelist(), name
+            recorded = jar.read("sparkdrill/spark-line.properties").decode()
+        assert f"line={line}\n" in recorded and f"scalaBinary={scala}\n" in recorded, (name, recorded)
+
+
+@needs_wheel
 def test_jar_is_found_from_an_installed_wheel(tmp_path: Path) -> None:
     target = tmp_path / "site"
     subprocess.run(

@@ -74,7 +74,7 @@ class LayeringSuite extends AnyFunSuite {
 
 object LayeringSuite {
 
-  // sbt compiles tests into target/scala-2.13/test-classes, which ArchUnit's own test filter does not know.
+  // sbt compiles tests into target/<line>/test-classes, which ArchUnit's own test filter does not know.
   private val mainOnly: ImportOption = location => !location.contains("/test-classes/")
 
   def mainClasses: JavaClasses =
