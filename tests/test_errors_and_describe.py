@@ -24,6 +24,20 @@ def test_conversion_error_raises_scan_error_with_its_fields(spark: SparkSession,
     assert error.option is not None and "mode=PERMISSIVE" in error.option
 
 
+def test_scan_error_survives_pyspark_installing_its_error_handler_again(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    # Every SparkSession object PySpark builds (PySpark 3.5 builds them more often than 4.x) installs
+    # PySpark's own error handler again, over the one spark-drill added: a read through Spark's own API must
+    # still raise ScanError afterwards.
+    SparkSession(spark.sparkContext, spark._jsparkSession)
+    write_files(tmp_path, {"bad.csv": "id,name\n1,ann\nfoo,fred\n"})
+    df = spark.read.format("drill").option("header", "true").option("mode", "FAILFAST")
+    with pytest.raises(sd.ScanError) as raised:
+        df.option("providedSchema", "id INT").load(str(tmp_path)).collect()
+    assert (raised.value.line, raised.value.column, raised.value.value) == (3, "id", "foo")
+
+
 def test_permissive_nulls_the_value_and_dropmalformed_drops_the_record(
     spark: SparkSession, tmp_path: Path
 ) -> None:

@@ -72,10 +72,13 @@ def install_error_conversion() -> None:
     """Makes JVM calls that fail on bad input raise ScanError (chained to Spark's own exception).
 
     PySpark wraps py4j's result handling to turn Java exceptions into Python ones; this wraps that once more.
-    It is installed by `session()`, `read()` and `describe()`, and again whenever PySpark re-installs its own.
+    It is installed by `session()`, `read()` and `describe()`. PySpark installs its own again with every
+    SparkSession object it builds, wrapping py4j.protocol's function anew; so py4j.protocol's is wrapped too,
+    and PySpark's next handler wraps spark-drill's (which raises ScanError, an exception PySpark passes on).
     """
-    from py4j import java_gateway
+    from py4j import java_gateway, protocol
 
-    current = java_gateway.get_return_value
-    if not getattr(current, "__spark_drill__", False):
-        java_gateway.get_return_value = _converting(current)
+    for module in (java_gateway, protocol):
+        current = module.get_return_value
+        if not getattr(current, "__spark_drill__", False):
+            module.get_return_value = _converting(current)
