@@ -230,6 +230,7 @@ def test_describe_reports_every_file_and_column(
         "seen_in",
         "first_file",
         "conflict",
+        "map_inference",
     ]
     assert len(lines) == 3 + 4 + 3 + 3  # the columns of each of the four files
     assert {(Path(r["file"]).parent.name, r["column"]) for r in lines if r["column"] == "country"} == {

@@ -70,6 +70,8 @@ def describe(
     lmt_label: str | None = None,
     infer_types: bool | None = None,
     sample_rows: int | None = None,
+    map_inference_threshold: int | None = None,
+    max_schema_fields: int | None = None,
     mode: Mode | None = None,
     column_name_of_corrupt_record: str | None = None,
     rescued_data_column: str | None = None,
@@ -88,8 +90,10 @@ def describe(
     defined schema), so it describes the table that `sd.read` with the same keywords reads.
 
     Columns: `file`, `column`, `file_type` (the type in that file), `table_type` (the column's type in the
-    table), `seen_in` (``header`` or ``sample``), `first_file` (the file that first brought the column) and
-    `conflict` (how the file's type was widened, or why the column left the table; else null).
+    table), `seen_in` (``header`` or ``sample``), `first_file` (the file that first brought the column),
+    `conflict` (how the file's type was widened, or why the column left the table; else null) and
+    `map_inference` (the members of the column that are maps because their objects hold more distinct keys
+    than `map_inference_threshold`, with the threshold; else null).
 
     Parameters
     ----------

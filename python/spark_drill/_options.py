@@ -77,6 +77,8 @@ OPTIONS: tuple[Option, ...] = (
     Option("lmt_label", "lmtLabel", str),
     Option("infer_types", "inferTypes", bool),
     Option("sample_rows", "sampleRows", int),
+    Option("map_inference_threshold", "mapInferenceThreshold", int),
+    Option("max_schema_fields", "maxSchemaFields", int),
     # bad input
     Option("mode", "mode", Mode),
     Option("column_name_of_corrupt_record", "columnNameOfCorruptRecord", str),

@@ -94,6 +94,8 @@ def read(
     lmt_label: str | None = None,
     infer_types: bool | None = None,
     sample_rows: int | None = None,
+    map_inference_threshold: int | None = None,
+    max_schema_fields: int | None = None,
     mode: Mode | None = None,
     column_name_of_corrupt_record: str | None = None,
     rescued_data_column: str | None = None,
@@ -184,6 +186,11 @@ def read(
         Type text columns from a sample (boolean, int, bigint, double, date, timestamp).
     sample_rows : int
         Records per file that discovery reads (default 1000, -1 for all).
+    map_inference_threshold : int
+        JSON: an object column whose objects hold more distinct keys than this (across the files' samples)
+        is a ``map<string, T>`` (default 200; -1 never): objects whose keys are data (ids, dates, names).
+    max_schema_fields : int
+        A discovered schema of more leaf fields fails, naming its widest member (default 10,000).
     mode : {"PERMISSIVE", "DROPMALFORMED", "FAILFAST"}
         What a malformed record does: nulls (default), dropped, or the query fails.
     column_name_of_corrupt_record : str

@@ -194,14 +194,22 @@ private[loader] final class StructVectorWriter(
 ) extends VectorWriter(full.copy(dataType = Writers.pruned(full.dataType, projection)), source, batch)
     with TupleWriter {
   private val structType = full.dataType.asInstanceOf[StructType]
-  private val prunedNames = field.dataType.asInstanceOf[StructType].fieldNames.map(_.toLowerCase(Locale.ROOT))
+  // Child vector of each member, by name through a map (a struct may have thousands of members).
+  private val prunedIndex: Map[String, Int] =
+    field.dataType
+      .asInstanceOf[StructType]
+      .fieldNames
+      .map(_.toLowerCase(Locale.ROOT))
+      .zipWithIndex
+      .reverse
+      .toMap
   // Unprojected members have no child vector at all: the struct's vector is allocated with the pruned type.
   private val members: Array[ColumnWriter] = structType.fields.map { f =>
     if (projection.isProjected(f.name)) Writers.forField(f, source, batch, projection.member(f.name))
     else DummyWriter(f)
   }
   private val childIndex: Array[Int] =
-    structType.fieldNames.map(n => prunedNames.indexOf(n.toLowerCase(Locale.ROOT)))
+    structType.fieldNames.map(n => prunedIndex.getOrElse(n.toLowerCase(Locale.ROOT), -1))
   private val byName: Map[String, Int] =
     structType.fieldNames.zipWithIndex.map { case (n, i) => n.toLowerCase(Locale.ROOT) -> i }.reverse.toMap
 

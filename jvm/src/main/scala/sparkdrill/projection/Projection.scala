@@ -16,7 +16,7 @@ object Shape {
   /** The whole column, whatever its type. */
   case object Whole extends Shape
 
-  /** Only these members of a struct column (or of the structs of an array-of-struct column). */
+  /** Only these members of a struct column (or of the structs of an array's elements or of a map's values). */
   final case class Members(columns: Seq[RequestedColumn]) extends Shape {
     require(columns.nonEmpty, "a member projection names at least one member")
     def find(name: String): Option[RequestedColumn] = columns.find(_.matches(name))

@@ -1,6 +1,6 @@
 package sparkdrill.projection
 
-import org.apache.spark.sql.types.{DataType, StructField, StructType}
+import org.apache.spark.sql.types.{ArrayType, DataType, MapType, StructField, StructType}
 
 /** Builds a [[Projection]] from the `requiredSchema` Spark hands to `pruneColumns`. */
 private[sparkdrill] object SparkProjection {
@@ -8,9 +8,11 @@ private[sparkdrill] object SparkProjection {
   /** Field metadata key Spark puts on a metadata (hidden) column; its value is the column's original name. */
   val MetadataColumnKey = "__metadata_col"
 
-  /** An empty schema is count(*). Nested pruning arrives as pruned structs, so a struct becomes a member
-    * projection of exactly its fields; everything else is the whole column. A metadata column is requested by
-    * its original name (Spark may have renamed it `_name`) and keeps Spark's name as its output name.
+  /** An empty schema is count(*). Nested pruning arrives as pruned structs, also inside arrays and map values
+    * (`s.k`, `m['x'].b`), so a struct, an array of structs or a map of structs becomes a member projection of
+    * exactly its fields, which the scan then reads with that very type; everything else is the whole column.
+    * A metadata column is requested by its original name (Spark may have renamed it `_name`) and keeps
+    * Spark's name as its output name.
     */
   def fromRequiredSchema(required: StructType): Projection =
     Projection(required.fields.toSeq.map(item))
@@ -30,6 +32,8 @@ private[sparkdrill] object SparkProjection {
   private def shape(dt: DataType): Shape = dt match {
     case s: StructType if s.nonEmpty =>
       Shape.Members(s.fields.toSeq.map(f => RequestedColumn(f.name, shape(f.dataType))))
+    case a: ArrayType => shape(a.elementType)
+    case m: MapType => shape(m.valueType)
     case _ => Shape.Whole
   }
 }

@@ -44,6 +44,13 @@ object CommonOptions {
     1000,
     "records per file that discovery reads to type columns (JSON; text with inferTypes); -1 for all"
   )
+  // Read by discovery (each file's sample) and by the scan (the union of the files): one option for both.
+  val MapInferenceThreshold: OptionSpec[Int] = OptionSpec(
+    "mapInferenceThreshold",
+    Int32,
+    200,
+    "an object column whose objects hold more than this many distinct keys is a map<string, T>; -1: never"
+  )
   val TimeZone: OptionSpec[String] = OptionSpec.optional(
     "timeZone",
     Text,
@@ -51,13 +58,25 @@ object CommonOptions {
   )
 
   val all: Seq[OptionSpec[_]] =
-    Seq(Mode, CorruptRecordColumn, RescuedDataColumn, MaxRecordTextBytes, Validate, SampleRows, TimeZone)
+    Seq(
+      Mode,
+      CorruptRecordColumn,
+      RescuedDataColumn,
+      MaxRecordTextBytes,
+      Validate,
+      SampleRows,
+      MapInferenceThreshold,
+      TimeZone
+    )
 
   /** `sampleRows` as a count: -1 is every record. */
   def sampleLimit(options: ReaderOptions): Int = options(SampleRows) match {
     case -1 => Int.MaxValue
     case n => math.max(1, n)
   }
+
+  /** `mapInferenceThreshold` as [[TypeLattice.join]] takes it: -1 (or any negative) is never. */
+  def mapThreshold(options: ReaderOptions): Int = math.max(TypeLattice.NoMaps, options(MapInferenceThreshold))
 
   def parseMode(options: ReaderOptions): ParseMode = ParseMode.named(options(Mode))
 

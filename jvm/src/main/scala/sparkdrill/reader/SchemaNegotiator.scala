@@ -17,10 +17,11 @@ trait SchemaNegotiator {
   /** This file's own schema as discovery found it (a text header), for splits that start past it. */
   def fileSchema: Option[StructType]
 
-  /** Every column of the table (all files), when reading; a value for a column outside it has nowhere to go
-    * (dropped or rescued), while one for a column only not read by this query is simply skipped.
+  /** Whether `column` (any case) is a column of the table (some file has it), when reading: a value for a
+    * column outside it has nowhere to go (dropped or rescued), while one for a column this query does not
+    * read is simply skipped. False while discovering.
     */
-  def tableSchema: Option[StructType] = None
+  def isTableColumn(column: String): Boolean = false
 
   /** Which columns the query reads: the reader skips parsing the others. */
   def projection: ProjectionFilter

@@ -17,7 +17,7 @@ private[sparkdrill] final class FileNegotiator(
     val projection: ProjectionFilter,
     val headerOnly: Boolean,
     makeLoader: StructType => ResultSetLoader,
-    override val tableSchema: Option[StructType] = None,
+    tableColumns: Set[String] = Set.empty,
     override val byPosition: Boolean = false,
     elements: Map[String, Seq[Int]] = Map.empty,
     fills: Map[String, Any] = Map.empty,
@@ -32,6 +32,9 @@ private[sparkdrill] final class FileNegotiator(
 
   override def requestedElements(column: String): Option[Seq[Int]] =
     elements.find(_._1.equalsIgnoreCase(column)).map(_._2)
+
+  override def isTableColumn(column: String): Boolean =
+    tableColumns.contains(column.toLowerCase(java.util.Locale.ROOT))
 
   override def fill(column: String): Option[Any] = fills.get(column.toLowerCase(java.util.Locale.ROOT))
 

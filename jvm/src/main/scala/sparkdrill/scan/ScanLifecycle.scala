@@ -104,7 +104,7 @@ private[sparkdrill] final class ScanLifecycle(spec: ScanSpec, tasks: Array[FileT
       projection = spec.projection,
       headerOnly = false,
       makeLoader = _ => loader,
-      tableSchema = Some(spec.tableSchema),
+      tableColumns = spec.tableColumns,
       byPosition = spec.positionalSchema.isDefined,
       elements = spec.requestedElements,
       fills = spec.fills,

@@ -74,6 +74,12 @@ private[sparkdrill] object ScanOptions {
     "widen",
     "fail: a type conflict between files is an error naming column, types and files"
   )
+  val MaxSchemaFields: OptionSpec[Int] = OptionSpec(
+    "maxSchemaFields",
+    Int32,
+    10000,
+    "a discovered schema of more leaf fields fails, naming its widest member (see mapInferenceThreshold)"
+  )
   val Project: OptionSpec[String] = OptionSpec.optional(
     "project",
     Text,
@@ -139,6 +145,7 @@ private[sparkdrill] object ScanOptions {
     StrictSchema,
     SchemaMode,
     TypeConflict,
+    MaxSchemaFields,
     Project,
     PartitionLabel,
     PartitionColumns,
@@ -212,7 +219,8 @@ private[sparkdrill] object ScanOptions {
   /** Bump when discovery finds something else in the same file under the same options (a reader changed):
     * entries that older code put in a `schemaCache` directory then miss instead of being served.
     */
-  private val DiscoveryVersion = "2" // 2: a text line of only spaces and tabs is blank
+  // 2: a text line of only spaces and tabs is blank; 3: JSON objects of many keys are maps.
+  private val DiscoveryVersion = "3"
 
   private lazy val notForDiscovery: Set[String] = notReadByDiscovery.map(_.key).toSet
 

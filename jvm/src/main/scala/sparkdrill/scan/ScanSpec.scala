@@ -44,7 +44,9 @@ private[sparkdrill] final case class FileTask(
   * @param requestedElements array columns of which only some elements are read (`columns[2]`)
   * @param fills NOT NULL columns (lower-case names) -> the Spark internal value of their DEFAULT or zero
   * @param positionalSchema the table columns in field order, when files bind them by position
-  * @param tableSchema every table column of the scan (a value outside it has nowhere to go)
+  * @param tableColumns the lower-case names of every table column (a value outside them has nowhere to go):
+  *   names only, as every task gets this spec. The table's types, which a wide schema makes large, stay on
+  *   the driver: a task sees only the columns its query reads.
   * @param rowLimit a pushed `LIMIT`: each task stops reading once it has this many rows
   * @param rowFilter pushed predicates on table columns that readers judge records by before converting the
   *   other columns (Spark checks them again after the scan)
@@ -59,7 +61,7 @@ private[sparkdrill] final case class ScanSpec(
     options: ReaderOptions,
     loaderOptions: LoaderOptions,
     positionalSchema: Option[StructType],
-    tableSchema: StructType,
+    tableColumns: Set[String],
     rowLimit: Long = Long.MaxValue,
     rowFilter: Option[RowFilter] = None
 ) {

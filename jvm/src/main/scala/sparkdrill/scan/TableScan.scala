@@ -121,7 +121,7 @@ private[sparkdrill] final class TableScan private (
       options = options,
       loaderOptions = ScanOptions.loaderOptions(options),
       positionalSchema = if (config.positional) Some(positionalSchema) else None,
-      tableSchema = StructType(resolved.table.columns.map(_.field))
+      tableColumns = resolved.table.columns.map(_.key).toSet
     )
   }
 

@@ -11,6 +11,7 @@ import org.apache.spark.sql.types.{StringType, StructField, StructType}
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 import org.apache.spark.unsafe.types.UTF8String
 
+import sparkdrill.reader.CommonOptions
 import sparkdrill.scan.TableScan
 import sparkdrill.scan.schema.{ColumnStatus, Discovery}
 
@@ -49,12 +50,15 @@ private[sparkdrill] object Describe {
   val schema: StructType = StructType(
     Seq("file", "column", "file_type", "table_type", "seen_in", "first_file").map(
       StructField(_, StringType, false)
-    ) :+
-      StructField("conflict", StringType, nullable = true)
+    ) ++
+      Seq("conflict", "map_inference").map(StructField(_, StringType, nullable = true))
   )
 
-  /** The schema tracker's report: per file, each column's type there, the table's, and what happened to it. */
-  def rows(scan: TableScan): Array[InternalRow] =
+  /** The schema tracker's report: per file, each column's type there, the table's, what happened to it, and
+    * which of its members map inference made maps (SPEC 5), with the threshold that decided it.
+    */
+  def rows(scan: TableScan): Array[InternalRow] = {
+    val threshold = CommonOptions.mapThreshold(scan.options)
     scan.reports.flatMap { file =>
       val seenIn = if (file.discovery == Discovery.Sampled) "sample" else "header"
       file.columns.map { c =>
@@ -63,6 +67,11 @@ private[sparkdrill] object Describe {
           case ColumnStatus.Dropped(r) => s"not in the table ($r)"
           case _ => null
         }
+        val maps =
+          if (c.inferredMaps.isEmpty) null
+          else
+            s"${c.inferredMaps.mkString(", ")}: map<string, ...>, the objects there holding more than " +
+              s"mapInferenceThreshold=$threshold distinct keys"
         InternalRow.fromSeq(
           Seq(
             file.path,
@@ -71,9 +80,11 @@ private[sparkdrill] object Describe {
             c.tableType.map(_.simpleString).getOrElse("(not in the table)"),
             seenIn,
             c.firstFile.getOrElse(file.path),
-            conflict
+            conflict,
+            maps
           ).map(v => if (v == null) null else UTF8String.fromString(v))
         )
       }
     }.toArray
+  }
 }

@@ -136,14 +136,19 @@ class ProjectionParserSuite extends AnyFunSuite {
     assert(f.member("a").isProjected("anything"))
   }
 
-  test("Spark requiredSchema: pruned structs become member projections, metadata columns keep Spark's name") {
+  test(
+    "Spark requiredSchema: pruned structs (also of an array's elements and a map's values) become member " +
+      "projections, metadata columns keep Spark's name"
+  ) {
     val meta = new MetadataBuilder().putString(SparkProjection.MetadataColumnKey, "filename").build()
     val required = StructType(
       Seq(
         StructField("a", StringType),
         StructField("m", StructType(Seq(StructField("b", LongType)))),
         StructField("_filename", StringType, nullable = false, meta),
-        StructField("arr", ArrayType(StructType(Seq(StructField("x", LongType)))))
+        StructField("arr", ArrayType(StructType(Seq(StructField("x", LongType))))),
+        StructField("map", MapType(StringType, StructType(Seq(StructField("y", LongType))))),
+        StructField("ints", ArrayType(LongType))
       )
     )
     val p = SparkProjection.fromRequiredSchema(required)
@@ -153,7 +158,9 @@ class ProjectionParserSuite extends AnyFunSuite {
         PI.Column(col("a")),
         PI.Column(col("m", Members(Seq(col("b"))))),
         PI.Column(col("filename"), alias = Some("_filename"), metadataColumn = true),
-        PI.Column(col("arr"))
+        PI.Column(col("arr", Members(Seq(col("x"))))),
+        PI.Column(col("map", Members(Seq(col("y"))))),
+        PI.Column(col("ints"))
       )
     )
     assert(p.columnItems(2).outputName == "_filename")

@@ -126,8 +126,13 @@ class DiscoveryCacheSuite extends AnyFunSuite with TestFiles {
     assert(fingerprint("sampleRows" -> "10") != fingerprint())
     assert(fingerprint("format.day" -> "dd.MM.yyyy") != fingerprint())
     assert(fingerprint("format" -> "csv") != fingerprint())
+    // A file's sample makes maps of its objects past the threshold: a cached schema of another threshold is
+    // not served. The bound on the table's width only judges the union.
+    assert(fingerprint("mapInferenceThreshold" -> "-1") != fingerprint())
+    assert(fingerprint("mapInferenceThreshold" -> "200") == fingerprint())
     assert(
       fingerprint(
+        "maxSchemaFields" -> "50000",
         "modifiedAfter" -> "2024-01-01T00:00:00",
         "ignoreMissingFiles" -> "true",
         "schemaCache" -> "/x",

@@ -1,7 +1,5 @@
 package sparkdrill.formats.json
 
-import java.util.Locale
-
 import scala.collection.mutable.ArrayBuffer
 
 import com.fasterxml.jackson.core.{JsonParser, JsonProcessingException, JsonToken}
@@ -69,7 +67,8 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, re
   /** The schema of the file's first `sampleRows` records, read when discovery asks for it. */
   lazy val sampledSchema: StructType = {
     require(discovering, s"${file.path}: a read with a schema does not sample")
-    val sampler = new JsonSampler(options(JsonOptions.ReadNumbersAsDouble))
+    val sampler =
+      new JsonSampler(options(JsonOptions.ReadNumbersAsDouble), CommonOptions.mapThreshold(options))
     val limit = CommonOptions.sampleLimit(options)
     var n = 0
     var more = true
@@ -119,9 +118,6 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, re
   private val rescuedWriter = find(options.get(CommonOptions.RescuedDataColumn))
   private val valueWriter: ColumnWriter =
     if (writer == null) null else row.find(JsonFormat.ValueColumn).orNull
-  // Keys of the table (every file's columns): a key outside it has nowhere to go; one inside is just not read.
-  private val tableKeys: Set[String] =
-    negotiator.tableSchema.map(_.fieldNames.map(_.toLowerCase(Locale.ROOT)).toSet).getOrElse(Set.empty)
   private var rescued: ObjectNode = _
   // NOT NULL columns: a record that lacks the key gets the column's DEFAULT (else its type's zero).
   private val fills: Array[(ColumnWriter, ColumnWriter => Unit)] =
@@ -136,7 +132,8 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, re
       }
   private var badValue = false
 
-  private def inTable(key: String): Boolean = tableKeys.contains(key.toLowerCase(Locale.ROOT))
+  // A key of the table (every file's columns) is just not read; one outside it has nowhere to go.
+  private def inTable(key: String): Boolean = negotiator.isTableColumn(key)
 
   // The byte reader: a cursor over the record's bytes, the row's writer, and the filter columns' own (every
   // other member only skipped, as JsonPrefilter reads them).

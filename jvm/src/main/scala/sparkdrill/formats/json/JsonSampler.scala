@@ -8,20 +8,31 @@ import com.fasterxml.jackson.core.{JsonParser, JsonToken}
 import org.apache.spark.sql.types._
 
 import sparkdrill.reader.TypeLattice
-import sparkdrill.reader.TypeLattice.{Arr, Atomic, Kind, NullOnly, Struct}
+import sparkdrill.reader.TypeLattice.{Arr, Atomic, Kind, MapOf, NullOnly, Struct}
 
 /** The schema of a file's first records (SPEC 5): each value's kind, joined over the records with the
   * widening lattice (integers then fractions give double; a scalar against an object or an array gives a
   * string of JSON text). Keys are trimmed and matched case-insensitively; the first spelling names the
   * column. Top-level values that are not objects join into the column `value`. Columns seen only as null
   * stay `NullType`, so that another file can type them.
+  *
+  * An object column whose objects hold more than `mapThreshold` distinct keys (negative: never) is a map
+  * whose value is the join of every key's value (SPEC 5, objects whose keys are data): decided per object
+  * path, as [[TypeLattice.join]] decides it for the union of files, and as soon as a single object passes
+  * the threshold, so that a sample of objects keyed by ids holds one value kind, not a member per id.
   */
-private[sparkdrill] final class JsonSampler(numbersAsDouble: Boolean = false) {
+private[sparkdrill] final class JsonSampler(
+    numbersAsDouble: Boolean = false,
+    mapThreshold: Int = TypeLattice.NoMaps
+) {
   private val columns = mutable.LinkedHashMap.empty[String, (String, Kind)]
 
   /** Joins the record whose START_OBJECT the parser is on; leaves the parser on its END_OBJECT. */
   def add(parser: JsonParser): Unit =
-    objectFields(parser, 0).foreach { case (name, kind) => joinColumn(name, kind) }
+    objectKind(parser, 0, TypeLattice.NoMaps) match {
+      case Struct(fields) => fields.foreach { case (name, kind) => joinColumn(name, kind) }
+      case other => throw new IllegalStateException(s"a record's members made $other")
+    }
 
   /** Joins a top-level value that is not an object, whose first token the parser is on, into the `value`
     * column (shared with a key of that name); leaves the parser on the value's last token.
@@ -31,7 +42,7 @@ private[sparkdrill] final class JsonSampler(numbersAsDouble: Boolean = false) {
   private def joinColumn(name: String, kind: Kind): Unit = {
     val key = name.toLowerCase(Locale.ROOT)
     columns.get(key) match {
-      case Some((first, k)) => columns(key) = first -> TypeLattice.join(k, kind)
+      case Some((first, k)) => columns(key) = first -> TypeLattice.join(k, kind, mapThreshold)
       case None => columns(key) = name -> kind
     }
   }
@@ -39,20 +50,40 @@ private[sparkdrill] final class JsonSampler(numbersAsDouble: Boolean = false) {
   def schema: StructType =
     StructType(columns.values.map { case (name, kind) => StructField(name, fileType(kind)) }.toSeq)
 
-  private def objectFields(parser: JsonParser, depth: Int): Vector[(String, Kind)] = {
-    val fields = Vector.newBuilder[(String, Kind)]
+  /** The object whose START_OBJECT the parser is on: a struct of its members (one name in two spellings is
+    * one member), or, past `threshold` distinct names, a map. Blank names are no member; a map keeps them as
+    * keys, so their values join its value.
+    */
+  private def objectKind(parser: JsonParser, depth: Int, threshold: Int): Kind = {
+    val members = new java.util.LinkedHashMap[String, (String, Kind)]()
+    var blanks: Kind = NullOnly
+    var mapValue: Kind = null // once the object is a map: the join of its values
     while (parser.nextToken() == JsonToken.FIELD_NAME) {
       val name = parser.currentName().trim
       parser.nextToken()
       val kind = valueKind(parser, depth + 1)
-      if (name.nonEmpty) fields += name -> kind
-    }
-    // Members with one name in two spellings are one member.
-    fields.result().foldLeft(Vector.empty[(String, Kind)]) { case (acc, (n, k)) =>
-      acc.indexWhere(_._1.equalsIgnoreCase(n)) match {
-        case -1 => acc :+ (n -> k)
-        case i => acc.updated(i, acc(i)._1 -> TypeLattice.join(acc(i)._2, k))
+      if (mapValue != null) mapValue = TypeLattice.join(mapValue, kind, mapThreshold)
+      else if (name.isEmpty) blanks = TypeLattice.join(blanks, kind, mapThreshold)
+      else {
+        val key = name.toLowerCase(Locale.ROOT)
+        val known = members.get(key)
+        members.put(
+          key,
+          if (known == null) name -> kind else known._1 -> TypeLattice.join(known._2, kind, mapThreshold)
+        )
+        if (TypeLattice.isMap(members.size, threshold)) {
+          var value = blanks
+          members.values.forEach(m => value = TypeLattice.join(value, m._2, mapThreshold))
+          mapValue = value
+          members.clear()
+        }
       }
+    }
+    if (mapValue != null) MapOf(Atomic(StringType), mapValue)
+    else {
+      val fields = Vector.newBuilder[(String, Kind)]
+      members.values.forEach(m => fields += m)
+      Struct(fields.result())
     }
   }
 
@@ -69,11 +100,11 @@ private[sparkdrill] final class JsonSampler(numbersAsDouble: Boolean = false) {
       else Atomic(LongType)
     case JsonToken.VALUE_NUMBER_FLOAT => Atomic(DoubleType)
     case JsonToken.VALUE_STRING => Atomic(StringType)
-    case JsonToken.START_OBJECT => Struct(objectFields(parser, depth))
+    case JsonToken.START_OBJECT => objectKind(parser, depth, mapThreshold)
     case JsonToken.START_ARRAY =>
       var element: Kind = NullOnly
       while (parser.nextToken() != JsonToken.END_ARRAY)
-        element = TypeLattice.join(element, valueKind(parser, depth + 1))
+        element = TypeLattice.join(element, valueKind(parser, depth + 1), mapThreshold)
       Arr(element)
     case other => throw new IllegalStateException(s"unexpected JSON token $other")
   }
@@ -82,6 +113,7 @@ private[sparkdrill] final class JsonSampler(numbersAsDouble: Boolean = false) {
     case NullOnly => NullType
     case Struct(fs) => StructType(fs.map { case (n, k) => StructField(n, fileType(k)) })
     case Arr(e) => ArrayType(fileType(e))
+    case MapOf(k, v) => MapType(fileType(k), fileType(v))
     case other => TypeLattice.toType(other)
   }
 }

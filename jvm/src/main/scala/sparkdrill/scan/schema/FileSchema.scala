@@ -62,7 +62,7 @@ private[sparkdrill] object DropReason {
   case object DefinedSchema extends DropReason
 }
 
-/** Two sightings of a column whose types differ at `path` (`m.b`, `a[]`). */
+/** Two sightings of a column whose types differ at `path` (`m.b`, `a[]`, `m{value}`): the types there. */
 private[sparkdrill] final case class TypeConflict(
     column: String,
     path: String,
@@ -76,7 +76,8 @@ private[sparkdrill] final case class TypeConflict(
 }
 
 /** One row of `sd.describe`: a column as one file has it. `tableName`/`tableType` are the resulting table
-  * column (None when dropped); `firstFile` is the file that first brought the column.
+  * column (None when dropped); `firstFile` is the file that first brought the column; `inferredMaps` the
+  * paths of the table column's members that map inference made maps.
   */
 private[sparkdrill] final case class ColumnReport(
     name: String,
@@ -84,7 +85,8 @@ private[sparkdrill] final case class ColumnReport(
     status: ColumnStatus,
     tableName: Option[String],
     tableType: Option[DataType],
-    firstFile: Option[String]
+    firstFile: Option[String],
+    inferredMaps: Seq[String] = Nil
 )
 
 /** What one file contributed: its columns, and the table columns it lacks (filled per [[Fill]]). */
@@ -95,9 +97,9 @@ private[sparkdrill] final case class FileReport(
     missing: Seq[String]
 ) {
   def conflicts: Seq[TypeConflict] = columns.collect {
-    case ColumnReport(_, _, ColumnStatus.Widened(c), _, _, _) => c
+    case ColumnReport(_, _, ColumnStatus.Widened(c), _, _, _, _) => c
   }
-  def dropped: Seq[String] = columns.collect { case ColumnReport(n, _, ColumnStatus.Dropped(_), _, _, _) =>
+  def dropped: Seq[String] = columns.collect { case ColumnReport(n, _, ColumnStatus.Dropped(_), _, _, _, _) =>
     n
   }
 }

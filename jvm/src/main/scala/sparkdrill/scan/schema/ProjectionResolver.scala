@@ -4,7 +4,7 @@ import java.util.Locale
 
 import scala.collection.mutable
 
-import org.apache.spark.sql.types.{ArrayType, DataType, StringType, StructField, StructType}
+import org.apache.spark.sql.types.{ArrayType, DataType, MapType, StringType, StructField, StructType}
 
 import sparkdrill.loader.ProjectionFilter
 import sparkdrill.projection._
@@ -222,6 +222,13 @@ private[sparkdrill] final class ProjectionResolver private[schema] (
         })
       }
 
+  private def holdsStructs(t: DataType): Boolean = t match {
+    case _: StructType => true
+    case ArrayType(e, _) => holdsStructs(e)
+    case MapType(_, v, _) => holdsStructs(v)
+    case _ => false
+  }
+
   /** The type of a table column narrowed to a projected shape; a shape the type cannot have is an error. */
   private def applyShape(path: String, dt: DataType, shape: Shape, firstFile: Option[String]): DataType = {
     def from = firstFile.fold("")(f => s" (first seen in $f)")
@@ -239,8 +246,11 @@ private[sparkdrill] final class ProjectionResolver private[schema] (
       case Shape.Members(ms) =>
         dt match {
           case s: StructType =>
+            // By name through a map: Spark asks for a whole wide struct member by member.
+            val byName = mutable.HashMap.empty[String, StructField]
+            s.fields.foreach(f => byName.getOrElseUpdate(lower(f.name), f))
             StructType(ms.map { m =>
-              s.fields.find(_.name.equalsIgnoreCase(m.name)) match {
+              byName.get(lower(m.name)) match {
                 case Some(f) =>
                   StructField(
                     f.name,
@@ -250,8 +260,11 @@ private[sparkdrill] final class ProjectionResolver private[schema] (
                 case None => StructField(m.name, ProjectionResolver.nullType(m.shape), nullable = true)
               }
             })
-          case ArrayType(s: StructType, containsNull) =>
-            ArrayType(applyShape(path, s, shape, firstFile), containsNull)
+          // The structs of an array's elements or of a map's values, at any depth (`s.k`, `m['x'].b`).
+          case ArrayType(e, containsNull) if holdsStructs(e) =>
+            ArrayType(applyShape(path, e, shape, firstFile), containsNull)
+          case MapType(k, v, valueContainsNull) if holdsStructs(v) =>
+            MapType(k, applyShape(path, v, shape, firstFile), valueContainsNull)
           case other =>
             throw new SchemaException(
               s"column '$path' is a ${other.simpleString}$from, not a struct, but the projection asks for its " +

@@ -5,7 +5,7 @@ import java.util.Locale
 import org.apache.spark.sql.types.StructType
 
 import sparkdrill.projection.{ColumnParser, ImplicitLabels}
-import sparkdrill.reader.{CommonOptions, ReaderOptions}
+import sparkdrill.reader.{CommonOptions, OptionSpec, ReaderOptions}
 import sparkdrill.scan.ScanOptions
 
 /** Option `schemaMode` (SPEC 5). */
@@ -67,6 +67,9 @@ private[sparkdrill] object PartitionStyle {
   *   fields by position, and without one each file is the single array column `columns`
   * @param extraColumns string columns the readers fill themselves (the corrupt-record and rescued-data
   *   columns), added after the data columns unless a defined schema names them
+  * @param mapInferenceThreshold objects of more distinct keys than this, across the files, are maps
+  *   ([[sparkdrill.reader.TypeLattice.join]]); negative: never
+  * @param maxSchemaFields the most leaf fields the discovered columns may have ([[SchemaWidth]])
   */
 private[sparkdrill] final case class ScanConfig(
     schemaMode: SchemaMode = SchemaMode.Evolve,
@@ -80,7 +83,9 @@ private[sparkdrill] final case class ScanConfig(
     partitionStyle: PartitionStyle = PartitionStyle.Dirs,
     byPosition: Boolean = false,
     extraColumns: Seq[String] = Nil,
-    parsers: Seq[ColumnParser] = Nil
+    parsers: Seq[ColumnParser] = Nil,
+    mapInferenceThreshold: Int = ScanConfig.DefaultMapInferenceThreshold,
+    maxSchemaFields: Int = ScanConfig.DefaultMaxSchemaFields
 ) {
 
   /** Headerless text binds provided (or defined) columns to fields by position (SPEC 5). */
@@ -91,6 +96,8 @@ private[sparkdrill] final case class ScanConfig(
 }
 
 private[sparkdrill] object ScanConfig {
+  val DefaultMapInferenceThreshold: Int = CommonOptions.MapInferenceThreshold.default.get
+  val DefaultMaxSchemaFields: Int = ScanOptions.MaxSchemaFields.default.get
 
   /** Reads the SPEC options. `definedSchema` is Spark's user schema, `parsers` any extra (Python) column
     * parsers, asked after the built-in ones; `byPosition` whether the files bind columns by position (their
@@ -122,6 +129,13 @@ private[sparkdrill] object ScanConfig {
       byPosition = byPosition,
       extraColumns =
         Seq(CommonOptions.CorruptRecordColumn, CommonOptions.RescuedDataColumn).flatMap(options.get(_)),
-      parsers = parsers
+      parsers = parsers,
+      mapInferenceThreshold = CommonOptions.mapThreshold(options),
+      maxSchemaFields = positive(ScanOptions.MaxSchemaFields, options(ScanOptions.MaxSchemaFields))
     )
+
+  private def positive(spec: OptionSpec[Int], value: Int): Int =
+    if (value >= 1) value
+    else
+      throw new IllegalArgumentException(s"spark-drill: option '${spec.name}' must be at least 1, got $value")
 }

@@ -23,7 +23,8 @@ private[sparkdrill] object ColumnOrigin {
 }
 
 /** One column of the merged table: what every reader must produce for it, and how to fill it where a file
-  * lacks it. `position` is the field index for headerless text bound by position.
+  * lacks it. `position` is the field index for headerless text bound by position; `inferredMaps` the paths
+  * of the members discovery made maps ([[InferredMaps]]).
   */
 private[sparkdrill] final case class ScanColumn(
     name: String,
@@ -31,7 +32,8 @@ private[sparkdrill] final case class ScanColumn(
     nullable: Boolean,
     fill: Fill,
     origin: ColumnOrigin,
-    position: Option[Int]
+    position: Option[Int],
+    inferredMaps: Seq[String] = Nil
 ) {
   def field: StructField = StructField(name, dataType, nullable)
   def key: String = name.toLowerCase(Locale.ROOT)
@@ -63,10 +65,9 @@ private[sparkdrill] object TableMerger {
   private sealed trait Entry
   private final case class Fixed(column: ScanColumn) extends Entry
   private final class Found(val name: String, val firstFile: String) extends Entry {
-    var kind: Kind = TypeLattice.NullOnly
 
-    /** Distinct kinds seen, with the first file and type that showed each: for naming both sides of a conflict. */
-    val seen: mutable.ArrayBuffer[(Kind, String, DataType)] = mutable.ArrayBuffer.empty
+    /** The join of the column's kind in every file so far, maps made where the objects hold enough keys. */
+    var kind: Kind = TypeLattice.NullOnly
   }
 
   /** `partitionKeys`: lower-case hive keys, which are partition columns even when the provided schema types
@@ -105,20 +106,24 @@ private[sparkdrill] object TableMerger {
     val firstKeys = first.map(_.schema.fieldNames.map(lower).toSet).getOrElse(Set.empty)
     val statuses = Vector.newBuilder[(FileSchema, Seq[(StructField, ColumnStatus)])]
 
+    // First every file's columns are joined, then (knowing the table's types: where they are maps) each
+    // discovered column of each file is checked against the earlier files.
     files.foreach { file =>
       if (config.schemaMode == SchemaMode.Fail && file.schema.nonEmpty)
         checkSameColumns(first.get, firstKeys, file)
       val isFirst = first.exists(_ eq file)
       val perColumn = file.schema.fields.toSeq.map { field =>
         val key = lower(field.name)
-        val kind = TypeLattice.of(field.dataType)
+        lazy val kind = TypeLattice.withMaps(TypeLattice.of(field.dataType), config.mapInferenceThreshold)
         val status: ColumnStatus =
           if (config.positional) ColumnStatus.ByPosition
           else
             entries.get(key) match {
               case Some(Fixed(col)) =>
                 if (col.dataType == field.dataType) ColumnStatus.Matched else ColumnStatus.Converted
-              case Some(found: Found) => observe(config, found, kind, field, file)
+              case Some(found: Found) =>
+                found.kind = TypeLattice.join(found.kind, kind, config.mapInferenceThreshold)
+                ColumnStatus.Matched // until the conflicts are known
               case None if closed =>
                 ColumnStatus.Dropped(
                   if (config.definedSchema.isDefined) DropReason.DefinedSchema else DropReason.StrictSchema
@@ -128,7 +133,6 @@ private[sparkdrill] object TableMerger {
               case None =>
                 val found = new Found(field.name, file.path)
                 found.kind = kind
-                found.seen += ((kind, file.path, field.dataType))
                 entries(key) = found
                 ColumnStatus.Added
             }
@@ -137,18 +141,24 @@ private[sparkdrill] object TableMerger {
       statuses += file -> perColumn
     }
 
+    val found = entries.values.collect { case f: Found => f }.toVector
+    val foundTypes = found.map(f => f -> TypeLattice.toType(f.kind)).toMap
+    SchemaWidth.check(config, found.map(f => StructField(f.name, foundTypes(f))))
     val dataColumns = entries.values.toVector.map {
       case Fixed(c) => c
       case f: Found =>
         ScanColumn(
           f.name,
-          TypeLattice.toType(f.kind),
+          foundTypes(f),
           nullable = true,
           Fill.Null,
           ColumnOrigin.Discovered(f.firstFile),
-          None
+          None,
+          if (config.mapInferenceThreshold < 0) Nil else InferredMaps.paths(f.name, f.kind)
         )
     }
+    val all = conflicts(config, statuses.result(), entries, foundTypes)
+
     // The corrupt-record and rescued-data columns, when asked for, are string columns after the data (a
     // defined schema must name them itself, as with Spark's readers).
     val extra =
@@ -159,7 +169,6 @@ private[sparkdrill] object TableMerger {
         }
     val columns = dataColumns ++ extra
     val byKey = columns.map(c => c.key -> c).toMap
-    val all = statuses.result()
 
     val dropped =
       all.flatMap(_._2).collect { case (f, ColumnStatus.Dropped(_)) => lower(f.name) -> f.dataType }
@@ -169,8 +178,9 @@ private[sparkdrill] object TableMerger {
       warnings += s"column '${all.flatMap(_._2).find(x => lower(x._1.name) == k).get._1.name}' of " +
         s"${files.map(_._1.path).mkString(", ")} is not a table column and is ignored (${reasonText(config)})"
     }
-    val droppedTypes =
-      dropped.groupBy(_._1).map { case (k, ts) => k -> ts.map(_._2).reduce(TypeLattice.widen) }
+    val droppedTypes = dropped.groupBy(_._1).map { case (k, ts) =>
+      k -> ts.map(_._2).reduce(TypeLattice.widen(_, _, config.mapInferenceThreshold))
+    }
 
     val reports = all.map { case (file, perColumn) =>
       val keys = file.schema.fieldNames.map(lower).toSet
@@ -185,7 +195,8 @@ private[sparkdrill] object TableMerger {
             status,
             table.map(_.name),
             table.map(_.dataType),
-            table.flatMap(_.firstFile)
+            table.flatMap(_.firstFile),
+            table.map(_.inferredMaps).getOrElse(Nil)
           )
         },
         missing = if (config.positional) Nil else dataColumns.filterNot(c => keys(c.key)).map(_.name)
@@ -207,38 +218,42 @@ private[sparkdrill] object TableMerger {
     else if (config.strictSchema) "strictSchema=true keeps only the provided columns"
     else "schemaMode=strict keeps the first file's columns"
 
-  /** Joins one more sighting into a discovered column, naming the earlier file when the types clash. */
-  private def observe(
+  /** The statuses with the type conflicts of discovered columns filled in, file by file in path order;
+    * `typeConflict=fail` raises the first.
+    */
+  private def conflicts(
       config: ScanConfig,
-      found: Found,
-      kind: Kind,
-      field: StructField,
-      file: FileSchema
-  ): ColumnStatus = {
-    val clash = found.seen.iterator
-      .map { case (k, f, t) =>
-        TypeLattice
-          .conflict(found.name, k, kind)
-          .map(path => TypeConflict(found.name, path, t, f, field.dataType, file.path))
+      statuses: Vector[(FileSchema, Seq[(StructField, ColumnStatus)])],
+      entries: mutable.LinkedHashMap[String, Entry],
+      tableTypes: Map[Found, DataType]
+  ): Vector[(FileSchema, Seq[(StructField, ColumnStatus)])] = {
+    val indexes = mutable.HashMap.empty[Found, ConflictIndex]
+    statuses.map { case (file, perColumn) =>
+      file -> perColumn.map {
+        case (field, status @ (ColumnStatus.Added | ColumnStatus.Matched)) =>
+          entries.get(lower(field.name)) match {
+            case Some(found: Found) =>
+              val index = indexes.getOrElseUpdate(found, new ConflictIndex(found.name, found.kind))
+              index.observe(field.dataType, file.path) match {
+                case Some(c) if config.typeConflict == TypeConflictMode.Fail =>
+                  throw new SchemaException(
+                    s"type conflict: ${c.describe} (typeConflict=fail; typeConflict=widen would make the " +
+                      s"column ${tableTypes(found).simpleString})"
+                  )
+                case Some(c) => field -> ColumnStatus.Widened(c)
+                case None => field -> status
+              }
+            case _ => field -> status
+          }
+        case other => other
       }
-      .collectFirst { case Some(c) => c }
-    if (!found.seen.exists(_._1 == kind)) found.seen += ((kind, file.path, field.dataType))
-    val widened = TypeLattice.join(found.kind, kind)
-    clash match {
-      case Some(c) if config.typeConflict == TypeConflictMode.Fail =>
-        throw new SchemaException(
-          s"type conflict: ${c.describe} (typeConflict=fail; typeConflict=widen would make the column " +
-            s"${TypeLattice.toType(widened).simpleString})"
-        )
-      case _ =>
     }
-    found.kind = widened
-    clash.fold[ColumnStatus](ColumnStatus.Matched)(ColumnStatus.Widened(_))
   }
 
   private def checkSameColumns(first: FileSchema, firstKeys: Set[String], file: FileSchema): Unit = {
     val names = file.schema.fieldNames.toSeq
-    val missing = first.schema.fieldNames.filterNot(n => names.exists(_.equalsIgnoreCase(n)))
+    val keys = names.map(lower).toSet
+    val missing = first.schema.fieldNames.filterNot(n => keys(lower(n)))
     val extra = names.filterNot(n => firstKeys(lower(n)))
     if (missing.nonEmpty || extra.nonEmpty) {
       val parts = Seq(

@@ -39,6 +39,21 @@ class ByteReaderDifferentialSuite extends FuzzSuite {
 
   property("broken JSON lines read alike", 100, JsonFuzzSuite.brokenExamples)(e => sameReads(e.bytes))
 
+  // Objects of more than one key are maps (SPEC 5): both readers write their entries through the map writers.
+  property(
+    "valid and mutated JSON with its objects read as maps reads alike",
+    100,
+    JsonFuzzSuite.mutatedExamples
+  )(e =>
+    for (mode <- FuzzScan.Modes)
+      compare(
+        e.bytes,
+        Seq("mode" -> mode, "columnNameOfCorruptRecord" -> FuzzScan.Corrupt, "mapInferenceThreshold" -> "1"),
+        Projection.All,
+        None
+      )
+  )
+
   property("tricky values under a provided schema of every type read alike", 250, typedExamples)(sameTyped)
 
   property("long files that cross refills, and long records, read alike", 12, longExamples)(sameTyped)

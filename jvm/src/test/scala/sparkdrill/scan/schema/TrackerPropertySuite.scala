@@ -22,13 +22,15 @@ class TrackerPropertySuite extends AnyFunSuite {
       r.nextInt(8)
     )
 
-  private def dataType(r: Random, depth: Int): DataType = r.nextInt(if (depth > 1) 1 else 6) match {
+  // Maps are what a file's own sample made of an object of many keys (SPEC 5).
+  private def dataType(r: Random, depth: Int): DataType = r.nextInt(if (depth > 1) 1 else 7) match {
     case 0 | 1 | 2 => atomic(r)
     case 3 | 4 =>
       StructType(
         r.shuffle(Names).take(1 + r.nextInt(3)).map(n => StructField(spell(r, n), dataType(r, depth + 1)))
       )
-    case _ => ArrayType(dataType(r, depth + 1))
+    case 5 => ArrayType(dataType(r, depth + 1))
+    case _ => MapType(StringType, dataType(r, depth + 1))
   }
 
   private def spell(r: Random, name: String): String =
@@ -122,7 +124,7 @@ class TrackerPropertySuite extends AnyFunSuite {
         f2 <- fs.drop(i + 1)
         c1 <- f1.schema.fields.toSeq
         c2 <- f2.schema.fields.toSeq if lower(c1.name) == lower(c2.name)
-        if TypeLattice.conflict(c1.name, TypeLattice.of(c1.dataType), TypeLattice.of(c2.dataType)).isDefined
+        if conflict(c1.name, TypeLattice.of(c1.dataType), TypeLattice.of(c2.dataType)).isDefined
       } yield lower(c1.name)).toSet
       conflicts += clashing.size
       val widened = resolve(ScanConfig(), fs).reports.flatMap(_.conflicts).map(c => lower(c.column)).toSet
@@ -153,6 +155,91 @@ class TrackerPropertySuite extends AnyFunSuite {
     }
   }
 
+  /** The reference: the first path (`m.b`, `a[]`) where two sightings of a column differ, pair by pair. Nulls
+    * and members only one side has are no conflict; a struct against a map is the map's entries.
+    */
+  private def conflict(path: String, a: TypeLattice.Kind, b: TypeLattice.Kind): Option[String] = {
+    import TypeLattice._
+    def first(cs: Iterator[Option[String]]) = cs.collectFirst { case Some(c) => c }
+    (a, b) match {
+      case (NullOnly, _) | (_, NullOnly) => None
+      case (Atomic(x), Atomic(y)) => if (x == y) None else Some(path)
+      case (Text, Text) => None
+      case (Struct(x), y: Struct) =>
+        first(x.iterator.map { case (n, k) => y.member(n).flatMap(conflict(s"$path.$n", k, _)) })
+      case (Arr(x), Arr(y)) => conflict(s"$path[]", x, y)
+      case (MapOf(k1, v1), MapOf(k2, v2)) =>
+        conflict(s"$path{key}", k1, k2).orElse(conflict(s"$path{value}", v1, v2))
+      case (MapOf(_, v), Struct(fs)) =>
+        first(fs.iterator.map { case (_, k) => conflict(s"$path{value}", v, k) })
+      case (s: Struct, m: MapOf) => conflict(path, m, s)
+      case _ => Some(path)
+    }
+  }
+
+  private val Thresholds = Seq(0, 1, 2, 3)
+
+  test("property: with map inference the union is the plain union with its wide objects made maps") {
+    for (threshold <- Thresholds; seed <- Seeds) {
+      val fs = files(new Random(seed))
+      val table = typesByName(resolve(ScanConfig(mapInferenceThreshold = threshold), fs).schema)
+      table.foreach { case (name, t) =>
+        val seen =
+          fs.sortBy(_.path).flatMap(_.schema.fields.filter(f => lower(f.name) == name).map(_.dataType))
+        val plain = seen.map(TypeLattice.of).reduce(TypeLattice.join(_, _, TypeLattice.NoMaps))
+        val expected = TypeLattice.toType(TypeLattice.withMaps(plain, threshold))
+        assert(
+          sameUpToMemberOrder(t, expected),
+          s"threshold $threshold seed $seed column $name: $t vs $expected"
+        )
+      }
+    }
+  }
+
+  test("property: with map inference the types are the same whatever file comes first") {
+    for (threshold <- Thresholds; seed <- Seeds) {
+      val r = new Random(seed)
+      val fs = files(r)
+      val permuted = r.shuffle(fs.map(_.schema)).zip(fs).map { case (s, f) => f.copy(schema = s) }
+      val config = ScanConfig(mapInferenceThreshold = threshold)
+      val a = typesByName(resolve(config, fs).schema)
+      val b = typesByName(resolve(config, permuted).schema)
+      assert(a.keySet == b.keySet, s"threshold $threshold seed $seed")
+      a.foreach { case (k, t) =>
+        assert(sameUpToMemberOrder(t, b(k)), s"threshold $threshold seed $seed column $k")
+      }
+    }
+  }
+
+  test("property: with map inference no conflict passes silently") {
+    for (threshold <- Thresholds; seed <- Seeds) {
+      val fs = files(new Random(seed)).sortBy(_.path)
+      def kind(t: DataType) = TypeLattice.withMaps(TypeLattice.of(t), threshold)
+      val clashing = (for {
+        (f1, i) <- fs.zipWithIndex
+        f2 <- fs.drop(i + 1)
+        c1 <- f1.schema.fields.toSeq
+        c2 <- f2.schema.fields.toSeq if lower(c1.name) == lower(c2.name)
+        if conflict(c1.name, kind(c1.dataType), kind(c2.dataType)).isDefined
+      } yield lower(c1.name)).toSet
+      val config = ScanConfig(mapInferenceThreshold = threshold)
+      val widened = resolve(config, fs).reports.flatMap(_.conflicts).map(c => lower(c.column)).toSet
+      assert(clashing.subsetOf(widened), s"threshold $threshold seed $seed: $clashing not all in $widened")
+    }
+  }
+
+  test("property: with map inference the join is commutative and associative") {
+    for (threshold <- Thresholds; seed <- Seeds) {
+      val r = new Random(seed)
+      val Seq(x, y, z) = Seq.fill(3)(TypeLattice.withMaps(TypeLattice.of(dataType(r, 0)), threshold))
+      def join(a: TypeLattice.Kind, b: TypeLattice.Kind) = TypeLattice.join(a, b, threshold)
+      def same(a: TypeLattice.Kind, b: TypeLattice.Kind) =
+        sameUpToMemberOrder(TypeLattice.toType(a), TypeLattice.toType(b))
+      assert(same(join(x, y), join(y, x)), s"threshold $threshold seed $seed")
+      assert(same(join(join(x, y), z), join(x, join(y, z))), s"threshold $threshold seed $seed")
+    }
+  }
+
   private def lowerNames(t: DataType): DataType = t match {
     case s: StructType =>
       StructType(s.fields.map(f => f.copy(name = lower(f.name), dataType = lowerNames(f.dataType))))
@@ -168,6 +255,8 @@ class TrackerPropertySuite extends AnyFunSuite {
         y.fields.find(_.name == f.name).exists(g => sameUpToMemberOrder(f.dataType, g.dataType))
       )
     case (x: ArrayType, y: ArrayType) => sameUpToMemberOrder(x.elementType, y.elementType)
+    case (x: MapType, y: MapType) =>
+      sameUpToMemberOrder(x.keyType, y.keyType) && sameUpToMemberOrder(x.valueType, y.valueType)
     case (x, y) => x == y
   }
 }
