@@ -509,6 +509,22 @@ def test_json_max_record_bytes(spark: SparkSession, tmp_path: Path) -> None:
     assert err.value.line == 2 and err.value.file is not None and err.value.file.endswith("a.json")
 
 
+def test_json_map_inference_threshold_and_max_schema_fields(spark: SparkSession, tmp_path: Path) -> None:
+    # Two files whose `m` objects hold three distinct keys between them.
+    write_files(tmp_path, {"a.json": '{"m": {"x": 1, "y": 2}}\n', "b.json": '{"m": {"z": 3}}\n'})
+    assert types_of(sd.read(spark, tmp_path)) == {"m": "struct<x:bigint,y:bigint,z:bigint>"}
+    as_map = sd.read(spark, tmp_path, map_inference_threshold=2)
+    assert types_of(as_map) == {"m": "map<string,bigint>"}
+    assert sorted(sorted(r[0].items()) for r in rows(as_map)) == [[("x", 1), ("y", 2)], [("z", 3)]]
+    assert types_of(sd.read(spark, tmp_path, map_inference_threshold=-1, max_schema_fields=3)) == {
+        "m": "struct<x:bigint,y:bigint,z:bigint>"
+    }
+    with pytest.raises(
+        Exception, match=r"3 leaf fields, more than maxSchemaFields=2; its widest member is 'm'"
+    ):
+        sd.read(spark, tmp_path, max_schema_fields=2)
+
+
 def test_discovery_cache_keywords(spark: SparkSession, tmp_path: Path) -> None:
     data = write_files(tmp_path / "d", {"a.csv": "id,x\n1,a\n"})
     changed = data / "a.csv"
