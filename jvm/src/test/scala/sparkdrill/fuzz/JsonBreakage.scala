@@ -5,8 +5,9 @@ import java.nio.charset.StandardCharsets.UTF_8
 import org.scalacheck.Gen
 
 /** The broken JSON docs/errors.md names (an object never closed, a trailing comma, single quotes, NUL or
-  * invalid UTF-8 inside a string, a comment, garbage between records), applied to the lines of a JSON-lines
-  * file ([[JsonGen.Lines]]), plus concatenation (two records on one line), which is valid.
+  * invalid UTF-8 inside a string, a lone surrogate escape too, a comment, garbage between records), applied
+  * to the lines of a JSON-lines file ([[JsonGen.Lines]]), plus concatenation (two records on one line), which
+  * is valid.
   *
   * These are the mutations of the JSON record-count property: for them the documented recovery ("reading goes
   * on at the next line that starts with `{`") says exactly which records a file holds, whatever the parser
@@ -33,15 +34,36 @@ object JsonBreakage {
       update(lines, line)(l => if (l.length < 2) l else l.take(1 + at % (l.length - 1)))
   }
 
-  /** A byte inside the first key (after `{"` and its first character): NUL or 0xFF, invalid UTF-8. A NUL in
-    * the fourth byte of a line, where a parser may start, does not make it guess UTF-16 or UTF-32 (that takes
-    * a NUL among the first two bytes, or three among the first four: FuzzFindingsSuite, finding 2).
+  /** Bytes inside the first key (after `{"` and its first character): NUL, or text that is not well-formed
+    * ([[NotText]]). A NUL in the fourth byte of a line, where a parser may start, does not make it guess
+    * UTF-16 or UTF-32 (that takes a NUL among the first two bytes, or three among the first four:
+    * FuzzFindingsSuite, finding 2).
     */
-  final case class InsideKey(line: Int, byte: Byte) extends JsonBreakage {
+  final case class InsideKey(line: Int, bytes: Array[Byte]) extends JsonBreakage {
     def apply(lines: Vector[Array[Byte]]): Vector[Array[Byte]] =
-      update(lines, line)(l => if (l.length < 4) l else l.take(3) ++ Array(byte) ++ l.drop(3))
-    override def toString: String = s"InsideKey($line, ${Show.bytes(Array(byte))})"
+      update(lines, line)(l => if (l.length < 4) l else l.take(3) ++ bytes ++ l.drop(3))
+    override def toString: String = s"InsideKey($line, ${Show.bytes(bytes)})"
   }
+
+  /** Inside a string, not well-formed text (docs/errors.md: invalid UTF-8 inside a string is broken JSON):
+    * 0xFF, a stray continuation byte, a sequence cut short, an overlong form, a surrogate or a code point past
+    * U+10FFFF in UTF-8, 5- and 6-byte forms, and surrogate escapes that are not a pair.
+    */
+  val NotText: Seq[Array[Byte]] =
+    Seq(
+      Seq(0xff),
+      Seq(0x80),
+      Seq(0xc3),
+      Seq(0xe2, 0x82),
+      Seq(0xc0, 0xaf),
+      Seq(0xe0, 0x80, 0xaf),
+      Seq(0xf0, 0x80, 0x80, 0xaf),
+      Seq(0xed, 0xa0, 0x80),
+      Seq(0xf4, 0x90, 0x80, 0x80),
+      Seq(0xf5, 0x80, 0x80, 0x80),
+      Seq(0xf8, 0x88, 0x80, 0x80, 0x80),
+      Seq(0xfc, 0x84, 0x80, 0x80, 0x80, 0x80)
+    ).map(_.map(_.toByte).toArray) ++ Seq("\\ud800", "\\udc00", "\\ud800\\u0041").map(bytes)
 
   /** `{"a": 1}` becomes `{"a": 1,}`. */
   final case class TrailingComma(line: Int) extends JsonBreakage {
@@ -92,7 +114,7 @@ object JsonBreakage {
   val gen: Gen[JsonBreakage] =
     Gen.frequency(
       4 -> (for { l <- index; at <- index } yield Truncate(l, at)),
-      2 -> (for { l <- index; b <- Gen.oneOf(0.toByte, 0xff.toByte) } yield InsideKey(l, b)),
+      2 -> (for { l <- index; b <- Gen.oneOf(Array(0.toByte) +: NotText) } yield InsideKey(l, b)),
       1 -> index.map(TrailingComma(_)),
       1 -> index.map(SingleQuotes(_)),
       1 -> index.map(Comment(_)),

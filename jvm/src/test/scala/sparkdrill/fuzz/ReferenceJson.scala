@@ -211,7 +211,9 @@ object ReferenceJson {
       -1
     }
 
-    // A string's body after its opening quote: escapes, no control characters, well-formed UTF-8.
+    // A string's body after its opening quote: escapes (a surrogate escape only as a high one followed at
+    // once by a low one), no control characters, well-formed UTF-8 (docs/errors.md: "invalid UTF-8 inside a
+    // string" is broken JSON).
     private def string(from: Int): Int = {
       var i = from
       while (i < n) {
@@ -221,7 +223,14 @@ object ReferenceJson {
           if (i + 1 >= n) return -1
           (data(i + 1) & 0xff).toChar match {
             case '"' | '\\' | '/' | 'b' | 'f' | 'n' | 'r' | 't' => i += 2
-            case 'u' if i + 6 <= n && (i + 2 until i + 6).forall(k => hex(data(k))) => i += 6
+            case 'u' =>
+              val c = unit(i)
+              if (c < 0 || (c >= 0xdc00 && c <= 0xdfff)) return -1
+              if (c >= 0xd800 && c <= 0xdbff) {
+                val low = unit(i + 6)
+                if (low < 0xdc00 || low > 0xdfff) return -1
+                i += 12
+              } else i += 6
             case _ => return -1
           }
         } else if (b < 0x20) return -1
@@ -237,15 +246,30 @@ object ReferenceJson {
 
     private def hex(c: Byte): Boolean = digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
 
+    // The UTF-16 unit of the escape at `i` (a backslash, `u` and four hex digits); -1 when there is none.
+    private def unit(i: Int): Int =
+      if (
+        i + 6 <= n && data(i) == '\\' && data(i + 1) == 'u' && (i + 2 until i + 6).forall(k => hex(data(k)))
+      )
+        Integer.parseInt(new String(data, i + 2, 4, java.nio.charset.StandardCharsets.US_ASCII), 16)
+      else -1
+
+    // RFC 3629's table: after the lead byte, the range of the second byte (no overlong form, no surrogate,
+    // nothing past U+10FFFF), and any continuation byte after that.
     private def utf8Length(i: Int): Int = {
       val b = data(i) & 0xff
-      val more =
-        if (b >= 0xc2 && b <= 0xdf) 1
-        else if (b >= 0xe0 && b <= 0xef) 2
-        else if (b >= 0xf0 && b <= 0xf4) 3
-        else -1
+      val (more, low, high) =
+        if (b >= 0xc2 && b <= 0xdf) (1, 0x80, 0xbf)
+        else if (b == 0xe0) (2, 0xa0, 0xbf)
+        else if (b == 0xed) (2, 0x80, 0x9f)
+        else if (b >= 0xe1 && b <= 0xef) (2, 0x80, 0xbf)
+        else if (b == 0xf0) (3, 0x90, 0xbf)
+        else if (b == 0xf4) (3, 0x80, 0x8f)
+        else if (b >= 0xf1 && b <= 0xf3) (3, 0x80, 0xbf)
+        else (-1, 0, 0)
       if (more < 0 || i + more >= n) -1
-      else if ((1 to more).forall(k => (data(i + k) & 0xc0) == 0x80)) more + 1
+      else if ((data(i + 1) & 0xff) < low || (data(i + 1) & 0xff) > high) -1
+      else if ((2 to more).forall(k => (data(i + k) & 0xc0) == 0x80)) more + 1
       else -1
     }
 

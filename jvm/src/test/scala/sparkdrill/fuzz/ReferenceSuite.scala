@@ -94,6 +94,22 @@ class ReferenceSuite extends AnyFunSuite {
     assert(summary(json("{\"a\u0000\": 1}\n{\"b\": \"\u00e9\"}")) == Vector((0, 1L, true), (10, 2L, false)))
   }
 
+  test("JSON: text in a string that is not well-formed is broken JSON; an escaped surrogate pair is not") {
+    def brokenFlags(content: Array[Byte]): Vector[Boolean] =
+      ReferenceJson
+        .records("{\"a\": \"".getBytes(UTF_8) ++ content ++ "\"}\n{\"a\": 1}".getBytes(UTF_8))
+        .records
+        .map(_.broken)
+    def b(xs: Int*): Array[Byte] = xs.map(_.toByte).toArray
+    val bad = JsonBreakage.NotText ++ Seq(b(0xc1, 0xbf), b(0xe0, 0x9f, 0xbf), b(0xf0, 0x8f, 0xbf, 0xbf))
+    bad.foreach(x => assert(brokenFlags(x) == Vector(true, false), Show.bytes(x)))
+    val good = Seq("\\ud83d\\ude00", "\\uDBFF\\uDFFF", "\\\\ud800", "\u00e9\uffff\ud83d\ude00").map(
+      _.getBytes(UTF_8)
+    ) ++
+      Seq(b(0xed, 0x9f, 0xbf), b(0xee, 0x80, 0x80), b(0xf4, 0x8f, 0xbf, 0xbf), b(0xe0, 0xa0, 0x80))
+    good.foreach(x => assert(brokenFlags(x) == Vector(false, false), Show.bytes(x)))
+  }
+
   test("JSON: a broken element of a root array fails the read") {
     val r = json("[{\"a\":1},]")
     assert(summary(r) == Vector((1, 1L, false)) && r.failure.map(_.offset).contains(9))

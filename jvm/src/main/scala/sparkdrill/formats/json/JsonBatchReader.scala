@@ -76,8 +76,8 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, re
       more =
         try
           records.next() && {
-            if (parser.currentToken() == JsonToken.START_OBJECT) sampler.add(parser)
-            else sampler.addValue(parser)
+            if (parser.currentToken() == JsonToken.START_OBJECT) sampler.add(parser, readWhole())
+            else sampler.addValue(parser, readWhole())
             n += 1
             true
           }
@@ -88,6 +88,13 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, re
       StructType(sampler.schema.fields.map { f =>
         f.copy(dataType = TypeLattice.toType(TypeLattice.allText(TypeLattice.of(f.dataType))))
       })
+  }
+
+  // The record the parser read is whole: a top-level string finished (Jackson reads one lazily) and its text
+  // well-formed (JsonRecords.checkText), else a parse error makes it malformed, before anything of it counts.
+  private def readWhole(): Unit = {
+    if (parser.currentToken() == JsonToken.VALUE_STRING) parser.finishToken()
+    records.checkText()
   }
 
   private val loader = if (discovering) null else negotiator.build(negotiator.definedSchema.get)
@@ -208,7 +215,9 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, re
     var source = parser
     if (rowFilter != null) {
       if (isObject && prefilter.active) {
-        if (!prefilter.mayPass(parser)) {
+        val mayPass = prefilter.mayPass(parser)
+        records.checkText() // read to its end: malformed text is the record's error, whether it passes or not
+        if (!mayPass) {
           prefilter.errors.foreach(judge) // what the filter read is reported, as in one read
           return rejected()
         }
@@ -224,8 +233,9 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, re
     else if (valueWriter != null) values.writeColumn(valueWriter, parser)
     else values.unknown(JsonFormat.ValueColumn, parser) // a `value` the schema lacks: dropped or rescued
     // Jackson reads a string lazily: finished here, a broken one is this record's error even when no column
-    // reads it. Left unread, it failed at the next token, between records, as a second record.
-    if (parser.currentToken() == JsonToken.VALUE_STRING) parser.finishToken()
+    // reads it. Left unread, it failed at the next token, between records, as a second record. Then its text
+    // is checked (read again from its bytes, it was checked before).
+    if (!rereading) readWhole()
     if (rowFilter != null) {
       if (!rowFilter.passes()) return rejected()
       if (prefilter != null) prefilter.judged(passed = true)

@@ -25,8 +25,9 @@ private[json] object NeedMore extends ControlThrowable
   *
   * It takes strict JSON only (RFC 8259 with well-formed UTF-8; blanks are space, tab and line ends), a subset
   * of what Jackson takes with [[JsonParsers.factory]]'s features, and throws [[GiveUp]] on anything else:
-  * `NaN`, unquoted names, invalid or lax UTF-8, a lone surrogate escape, and beyond sizes well under Jackson's
-  * limits (nesting, number, name and string lengths). So whatever it reads, Jackson reads the same way, and
+  * `NaN`, unquoted names, invalid or lax UTF-8, a surrogate escape that is not a pair (in a value it only
+  * skips too: Jackson's reader finds such a record malformed, [[JsonText]]), and beyond sizes well under
+  * Jackson's limits (nesting, number, name and string lengths). So whatever it reads, Jackson reads the same way, and
   * what it does not, Jackson reads and reports as it always has.
   *
   * Line ends are counted as Jackson counts them (`\n`, `\r\n` and a lone `\r` are one each); JSON allows
@@ -163,20 +164,29 @@ private[json] final class JsonCursor {
     ((w - Spaces) | ((w ^ Quotes) - Ones) | ((w ^ Backslashes) - Ones) | w) & Highs
   }
 
-  // The escape at `p` (a backslash): checked, and the index after it.
+  // The escape at `p` (a backslash): checked, and the index after it. A surrogate escape must be a high one
+  // followed at once by a low one (Jackson would keep a lone one: the record is malformed, JsonText).
   private def escape(p: Int): Int =
     at(p + 1) match {
       case '"' | '\\' | '/' | 'b' | 'f' | 'n' | 'r' | 't' => p + 2
       case 'u' =>
-        hex(p + 2)
-        p + 6
+        val c = hex(p + 2)
+        if (c < 0xd800 || c > 0xdfff) p + 6
+        else if (c >= 0xdc00 || at(p + 6) != '\\' || at(p + 7) != 'u') throw GiveUp
+        else {
+          val low = hex(p + 8)
+          if (low < 0xdc00 || low > 0xdfff) throw GiveUp
+          p + 12
+        }
       case _ => throw GiveUp
     }
 
-  // The four hex digits at `p`, once at hand.
-  private def hex(p: Int): Unit = {
+  // The four hex digits at `p`, once at hand, as a UTF-16 unit.
+  private def hex(p: Int): Int = {
     if (p + 4 > limit) throw NeedMore
-    if (JsonEscapes.hex(buf, p) < 0) throw GiveUp
+    val c = JsonEscapes.hex(buf, p)
+    if (c < 0) throw GiveUp
+    c
   }
 
   // The well-formed UTF-8 character of two to four bytes at `p` (RFC 3629: no overlong form, no surrogate,

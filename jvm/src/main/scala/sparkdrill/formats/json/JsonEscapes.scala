@@ -1,8 +1,8 @@
 package sparkdrill.formats.json
 
 /** The escapes of a string the cursor has scanned and checked ([[JsonCursor.string]]), decoded: its text as
-  * UTF-8 in [[decoded]]. A lone surrogate escape (`\\ud800`) throws [[GiveUp]]: Jackson would keep it in a
-  * String that the JDK then writes as `?`, so Jackson's reader decides that record.
+  * UTF-8 in [[decoded]]. A surrogate escape that is not a pair (`\\ud800`) throws [[GiveUp]], as the cursor's
+  * check already did: Jackson's reader then finds the record malformed ([[JsonText]]).
   */
 private[json] final class JsonEscapes {
 

@@ -224,6 +224,8 @@ private[json] final class JsonRecords(
         val at = current.currentTokenLocation()
         recordOffset = baseOffset + at.getByteOffset
         recordLine = baseLine + at.getLineNr
+        // Its column counts the parser's lead on the parser's first line (see location).
+        recordLineStart = recordOffset - (at.getColumnNr - 1 - (if (at.getLineNr == 1) lead else 0))
         tape.release(recordOffset)
         seeking = false
         arraysKnown = true // a first top-level value that is not an array: arrays are records
@@ -283,11 +285,37 @@ private[json] final class JsonRecords(
   }
 
   /** ` at line L, column C` in the file, where the parser reported `e`; None when it reports no location. */
-  def location(e: JsonProcessingException): Option[String] =
-    Option(e.getLocation).map { loc =>
-      val column = loc.getColumnNr - (if (loc.getLineNr == 1) lead else 0)
-      s" at line ${baseLine + loc.getLineNr}, column $column"
+  def location(e: JsonProcessingException): Option[String] = e match {
+    case t: InvalidText => Some(s" at line ${t.line}, column ${t.column}")
+    case _ =>
+      Option(e.getLocation).map { loc =>
+        val column = loc.getColumnNr - (if (loc.getLineNr == 1) lead else 0)
+        s" at line ${baseLine + loc.getLineNr}, column $column"
+      }
+  }
+
+  /** Jackson has read the current record to its [[end]]: throws [[InvalidText]] (a parse error, so the record
+    * is malformed as any broken JSON is) where its bytes are not well-formed text that Jackson let through
+    * ([[JsonText]]: an overlong form, a surrogate or a code point past U+10FFFF in UTF-8, a surrogate escape
+    * that is not a pair). The byte reader's records need no check: its cursor checked them.
+    */
+  def checkText(): Unit = {
+    val base = tape.bufferOffset
+    val buf = tape.buffer
+    val from = (math.max(recordOffset, base) - base).toInt
+    val until = (math.min(end, base + tape.bufferLength) - base).toInt
+    val bad = JsonText.firstInvalid(buf, from, until)
+    if (bad >= 0) {
+      val before = tape.slice(recordOffset, base + bad)
+      val lastEnd = math.max(before.lastIndexOf('\n'.toByte), before.lastIndexOf('\r'.toByte))
+      val lineStart = if (lastEnd < 0) recordLineStart else recordOffset + lastEnd + 1
+      throw new InvalidText(
+        JsonText.problem(buf, bad, until),
+        recordLine + RecordTape.lineEnds(before),
+        base + bad - lineStart + 1
+      )
     }
+  }
 
   def close(): Unit = if (current != null) current.close()
 
@@ -354,6 +382,12 @@ private[json] final class JsonRecords(
     )
   }
 }
+
+/** Text Jackson read that is not well-formed ([[JsonRecords.checkText]]): a parse error of the record, at
+  * `line` and `column` (from 1, in bytes, as Jackson counts them) of the file.
+  */
+private[json] final class InvalidText(message: String, val line: Long, val column: Long)
+    extends JsonParseException(null: JsonParser, message)
 
 private[json] object JsonRecords {
 

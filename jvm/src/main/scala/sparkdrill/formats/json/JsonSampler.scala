@@ -27,17 +27,27 @@ private[sparkdrill] final class JsonSampler(
 ) {
   private val columns = mutable.LinkedHashMap.empty[String, (String, Kind)]
 
-  /** Joins the record whose START_OBJECT the parser is on; leaves the parser on its END_OBJECT. */
-  def add(parser: JsonParser): Unit =
-    objectKind(parser, 0, TypeLattice.NoMaps) match {
-      case Struct(fields) => fields.foreach { case (name, kind) => joinColumn(name, kind) }
+  /** Joins the record whose START_OBJECT the parser is on; leaves the parser on its END_OBJECT. `read` runs
+    * once the record is read, before it is joined: it may throw to leave the record out.
+    */
+  def add(parser: JsonParser, read: => Unit = ()): Unit = {
+    val fields = objectKind(parser, 0, TypeLattice.NoMaps) match {
+      case Struct(fields) => fields
       case other => throw new IllegalStateException(s"a record's members made $other")
     }
+    read
+    fields.foreach { case (name, kind) => joinColumn(name, kind) }
+  }
 
   /** Joins a top-level value that is not an object, whose first token the parser is on, into the `value`
-    * column (shared with a key of that name); leaves the parser on the value's last token.
+    * column (shared with a key of that name); leaves the parser on the value's last token. `read` as for
+    * [[add]].
     */
-  def addValue(parser: JsonParser): Unit = joinColumn(JsonFormat.ValueColumn, valueKind(parser, 1))
+  def addValue(parser: JsonParser, read: => Unit = ()): Unit = {
+    val kind = valueKind(parser, 1)
+    read
+    joinColumn(JsonFormat.ValueColumn, kind)
+  }
 
   private def joinColumn(name: String, kind: Kind): Unit = {
     val key = name.toLowerCase(Locale.ROOT)

@@ -17,11 +17,13 @@ private final class MemberOrder(writerOf: String => ColumnWriter, skipped: Strin
   var size = 0
   private val slots = new java.util.HashMap[String, Integer]()
 
-  /** The slot of a member name, added when new; -1 when the order is full. */
+  /** The slot of a member name, added when new; -1 when the order is full, or for a name with a lone
+    * surrogate (its record is malformed, JsonText), which Jackson could not encode to match in place.
+    */
   def slotOf(key: String): Int = {
     val known = slots.get(key)
     if (known != null) known
-    else if (size >= MemberOrder.MaxMembers) -1
+    else if (size >= MemberOrder.MaxMembers || !MemberOrder.wellFormed(key)) -1
     else {
       if (size == keys.length) {
         keys = java.util.Arrays.copyOf(keys, size * 2)
@@ -42,4 +44,18 @@ private final class MemberOrder(writerOf: String => ColumnWriter, skipped: Strin
 
 private object MemberOrder {
   val MaxMembers = 1024
+
+  /** Whether every surrogate in `s` is half of a pair. */
+  def wellFormed(s: String): Boolean = {
+    var i = 0
+    while (i < s.length) {
+      val c = s.charAt(i)
+      if (Character.isHighSurrogate(c)) {
+        if (i + 1 >= s.length || !Character.isLowSurrogate(s.charAt(i + 1))) return false
+        i += 2
+      } else if (Character.isLowSurrogate(c)) return false
+      else i += 1
+    }
+    true
+  }
 }

@@ -9,7 +9,7 @@ import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String
 import org.scalacheck.Gen
 
-import sparkdrill.fuzz.{FuzzScan, FuzzSuite, JsonFuzzSuite, Mutation, Show}
+import sparkdrill.fuzz.{FuzzScan, FuzzSuite, JsonBreakage, JsonFuzzSuite, Mutation, Show}
 import sparkdrill.reader.{RowFilter, ScanException}
 import sparkdrill.scan.{ScanLifecycle, ScanTestKit, TableScan}
 import sparkdrill.tags.Slow
@@ -75,6 +75,31 @@ class ByteReaderDifferentialSuite extends FuzzSuite {
       "{\"a\": 1}\n{\"a\": 2",
       "{\"a\": 1}\rR\n{\"a\": 2}\r\rx\r\n{\"a\": 3}"
     ).foreach(t => sameReads(t.getBytes(UTF_8)))
+  }
+
+  test(
+    "text that is not well-formed reads alike: malformed in both, wherever it is and whoever reads the file"
+  ) {
+    def b(xs: Int*): Array[Byte] = xs.map(_.toByte).toArray
+    def t(s: String): Array[Byte] = s.getBytes(UTF_8)
+    val bad = JsonBreakage.NotText ++ Seq(b(0xc1, 0xbf), b(0xf7, 0xbf, 0xbf, 0xbf), t("\\ud800\\ud800"))
+    bad.foreach { x =>
+      Seq(
+        t("{\"a\": 1}\n{\"a\": \"") ++ x ++ t("\"}\n{\"a\": 3}\n"),
+        t("{\"a\": 1, \"b\": \"x\"}\n{\"a\": 2, \"b\": \"") ++ x ++ t("\"}\n{\"a\": 3}\n"),
+        t("{\"a\": 1}\n{\"a\": 2, \"") ++ x ++ t("\": 0}\n{\"a\": 3}\n"),
+        t("{\"a\": 1} {\"a\": [\"") ++ x ++ t("\"]}\r\n{\"a\": 3}"),
+        t("\uFEFF{\"a\": 1}\n{\"a\": \"") ++ x ++ t("\"}\n{\"a\": 3}\n"),
+        t("1\n\"") ++ x ++ t("\"\n3\n"),
+        t("[{\"a\": 1}, {\"a\": \"") ++ x ++ t("\"}]")
+      ).foreach(sameReads)
+    }
+    // Past the point where Jackson reads the rest of the file; and a long record cut by the bytes at hand.
+    val many =
+      (0 until 300).map(i => if (i % 3 == 1) t("[1]\n") else t("{\"a\": " + i + "}\n")).reduce(_ ++ _)
+    sameReads(many ++ t("{\"a\": \"") ++ b(0xc0, 0xaf) ++ t("\"}\n{\"a\": 1}\n"))
+    val long = t("{\"a\": 1}\n{\"a\": \"" + "x" * 200000) ++ b(0xed, 0xa0, 0x80) ++ t("\"}\n{\"a\": 3}\n")
+    sameReads(long)
   }
 
   test(
@@ -315,6 +340,8 @@ object ByteReaderDifferentialSuite {
     "\"\\ud83d\\ude00\"",
     "\"\\ud83d\"",
     "\"\\ude00x\"",
+    "\"\\ud83d\\u0041\"",
+    "\"\\\\ud83d\"",
     "\"NaN\"",
     "\"Infinity\"",
     "\"12.50\"",

@@ -57,7 +57,22 @@ class JsonCursorSuite extends AnyFunSuite with ScalaCheckDrivenPropertyChecks {
           "\\uD83D\\uDE00"
         )
         .map(_.getBytes(UTF_8)),
-      1 -> Gen.oneOf("\\x", "\\u12", "\\uD800", "\\uDC00", "\\uD83Dx", "\\uZZZZ").map(_.getBytes(UTF_8)),
+      1 -> Gen
+        .oneOf(
+          "\\x",
+          "\\u12",
+          "\\uD800",
+          "\\uDC00",
+          "\\uD83Dx",
+          "\\uZZZZ",
+          "\\uD800\\u0041",
+          "\\uD800\\uD800",
+          "\\uDBFF\\uDFFF",
+          "\\ud800\\n",
+          "\\uDE00\\uD83D",
+          "\\uD83D\\uDE0"
+        )
+        .map(_.getBytes(UTF_8)),
       1 -> Gen.choose(0, 255).map(b => Array(b.toByte)),
       1 -> Gen
         .oneOf(
@@ -78,8 +93,8 @@ class JsonCursorSuite extends AnyFunSuite with ScalaCheckDrivenPropertyChecks {
     Gen.choose(0, 30).flatMap(n => Gen.listOfN(n, piece)).map(_.toArray.flatten)
 
   /** The reference: the index of the closing quote in `bytes` (its escapes skipped), when every escape is one
-    * of JSON's, no byte is below 0x20, and the text is well-formed UTF-8; None for broken content, "open"
-    * when no quote closes it.
+    * of JSON's (a surrogate escape only as a high one followed at once by a low one), no byte is below 0x20,
+    * and the text is well-formed UTF-8; "gives up" for broken content, "needs more" when no quote closes it.
     */
   private def reference(bytes: Array[Byte]): Either[String, Int] = {
     var i = 0
@@ -90,10 +105,17 @@ class JsonCursorSuite extends AnyFunSuite with ScalaCheckDrivenPropertyChecks {
         bytes(i + 1).toChar match {
           case '"' | '\\' | '/' | 'b' | 'f' | 'n' | 'r' | 't' => i += 2
           case 'u' =>
-            if (i + 6 > bytes.length) return Left("needs more")
-            if (!new String(bytes, i + 2, 4, UTF_8).forall(Character.digit(_, 16) >= 0))
-              return Left("gives up")
-            i += 6
+            val c = unit(bytes, i + 2) match { case Left(why) => return Left(why); case Right(v) => v }
+            if (c >= 0xdc00 && c <= 0xdfff) return Left("gives up") // a low surrogate first
+            if (c >= 0xd800 && c <= 0xdbff) {
+              if (i + 6 >= bytes.length) return Left("needs more")
+              if (bytes(i + 6) != '\\') return Left("gives up")
+              if (i + 7 >= bytes.length) return Left("needs more")
+              if (bytes(i + 7) != 'u') return Left("gives up")
+              val low = unit(bytes, i + 8) match { case Left(why) => return Left(why); case Right(v) => v }
+              if (low < 0xdc00 || low > 0xdfff) return Left("gives up")
+              i += 12
+            } else i += 6
           case _ => return Left("gives up")
         }
       } else i += 1
@@ -109,6 +131,15 @@ class JsonCursorSuite extends AnyFunSuite with ScalaCheckDrivenPropertyChecks {
     } catch { case _: java.nio.charset.CharacterCodingException => Left("gives up") }
   }
 
+  // The four hex digits at `i` as a UTF-16 unit.
+  private def unit(bytes: Array[Byte], i: Int): Either[String, Int] =
+    if (i + 4 > bytes.length) Left("needs more")
+    else {
+      val digits = new String(bytes, i, 4, UTF_8)
+      if (!digits.forall(Character.digit(_, 16) >= 0)) Left("gives up")
+      else Right(Integer.parseInt(digits, 16))
+    }
+
   test("a string's end, escapes and UTF-8 are found and checked as a strict reader does, in every lane") {
     forAll(content, Gen.choose(0, 9), Gen.oneOf(true, false)) { (text, lead, closed) =>
       val bytes = if (closed) text ++ "\", 1".getBytes(UTF_8) else text
@@ -121,7 +152,7 @@ class JsonCursorSuite extends AnyFunSuite with ScalaCheckDrivenPropertyChecks {
     }
   }
 
-  test("an escaped string decodes to the bytes Jackson gives, or is left to Jackson (a lone surrogate)") {
+  test("an escaped string the cursor takes decodes to the bytes Jackson gives (no lone surrogate)") {
     forAll(content, Gen.choose(0, 9)) { (text, lead) =>
       val bytes = text ++ "\"".getBytes(UTF_8)
       reference(bytes).foreach { end =>
@@ -134,10 +165,33 @@ class JsonCursorSuite extends AnyFunSuite with ScalaCheckDrivenPropertyChecks {
         val parser = JsonParsers.factory.createParser(("\"".getBytes(UTF_8) ++ bytes))
         assert(parser.nextToken() == JsonToken.VALUE_STRING)
         val jackson = parser.getText
-        // A surrogate the string does not pair: what codePoints leaves as a code point of its own.
-        val lone = jackson.codePoints().toArray.exists(cp => cp >= 0xd800 && cp <= 0xdfff)
-        if (lone) assert(decoded == Left("gives up"), jackson)
-        else assert(decoded == Right(jackson.getBytes(UTF_8).toSeq), s"Jackson: $jackson")
+        // A surrogate the string does not pair (what codePoints leaves as a code point of its own): the
+        // cursor refused the string, so none is left here.
+        assert(!jackson.codePoints().toArray.exists(cp => cp >= 0xd800 && cp <= 0xdfff))
+        assert(decoded == Right(jackson.getBytes(UTF_8).toSeq), s"Jackson: $jackson")
+      }
+    }
+  }
+
+  test("JsonText finds, in a string Jackson takes, just what the cursor refuses, in every lane") {
+    forAll(content, Gen.choose(0, 9)) { (text, lead) =>
+      val quoted = "\"".getBytes(UTF_8) ++ text ++ "\"".getBytes(UTF_8)
+      // Where Jackson's string ends, when it takes one (it lets overlong forms and lone surrogates through).
+      val end =
+        try {
+          val parser = JsonParsers.factory.createParser(quoted)
+          assert(parser.nextToken() == JsonToken.VALUE_STRING)
+          parser.getText
+          Some(parser.currentLocation().getByteOffset.toInt)
+        } catch { case _: com.fasterxml.jackson.core.JsonProcessingException => None }
+      end.foreach { e =>
+        val buf = Array.fill[Byte](lead)('x') ++ quoted.take(e)
+        val bad = JsonText.firstInvalid(buf, lead, buf.length)
+        val expected = reference(quoted.slice(1, e))
+        assert(
+          (bad < 0) == expected.isRight,
+          s"bytes ${quoted.take(e).map(_ & 0xff).mkString(",")}: $expected"
+        )
       }
     }
   }
