@@ -3,7 +3,6 @@ package sparkdrill.formats.json
 import scala.collection.mutable.ArrayBuffer
 import scala.util.Random
 
-import org.apache.spark.sql.catalyst.expressions.SpecializedGetters
 import org.apache.spark.sql.types._
 import org.scalatest.funsuite.AnyFunSuite
 
@@ -16,7 +15,7 @@ import sparkdrill.spark.Describe
   * and names of mixed case, nested two levels, across many files.
   */
 class JsonMapInferenceSuite extends AnyFunSuite with TestFiles {
-  import JsonMapInferenceSuite._
+  import RowValues.value
 
   private val Files = 60
 
@@ -223,30 +222,4 @@ class JsonMapInferenceSuite extends AnyFunSuite with TestFiles {
     finally lifecycle.close()
     rows.toSeq
   }
-}
-
-object JsonMapInferenceSuite {
-
-  /** A value as Scala: structs as Seqs, arrays as Seqs, maps as Maps. */
-  def value(g: SpecializedGetters, i: Int, t: DataType): Any =
-    if (g.isNullAt(i)) null
-    else
-      t match {
-        case LongType => g.getLong(i)
-        case DoubleType => g.getDouble(i)
-        case BooleanType => g.getBoolean(i)
-        case StringType => g.getUTF8String(i).toString
-        case s: StructType =>
-          val inner = g.getStruct(i, s.size)
-          s.fields.indices.map(j => value(inner, j, s(j).dataType))
-        case a: ArrayType =>
-          val data = g.getArray(i)
-          (0 until data.numElements()).map(j => value(data, j, a.elementType))
-        case m: MapType =>
-          val data = g.getMap(i)
-          (0 until data.numElements()).map { j =>
-            value(data.keyArray(), j, m.keyType) -> value(data.valueArray(), j, m.valueType)
-          }.toMap
-        case other => throw new IllegalArgumentException(s"type $other")
-      }
 }

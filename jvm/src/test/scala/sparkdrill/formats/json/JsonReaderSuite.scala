@@ -47,23 +47,7 @@ class JsonReaderSuite extends AnyFunSuite with TestFiles {
     (p.schema.simpleString, read(p)._1)
   }
 
-  // Rows, structs and arrays all read through Spark's SpecializedGetters.
-  private def value(g: SpecializedGetters, i: Int, t: DataType): Any =
-    if (g.isNullAt(i)) null
-    else
-      t match {
-        case LongType => g.getLong(i)
-        case DoubleType => g.getDouble(i)
-        case BooleanType => g.getBoolean(i)
-        case StringType => g.getUTF8String(i).toString
-        case s: StructType =>
-          val inner = g.getStruct(i, s.size)
-          s.fields.indices.map(j => value(inner, j, s(j).dataType))
-        case a: ArrayType =>
-          val data = g.getArray(i)
-          (0 until data.numElements()).map(j => value(data, j, a.elementType))
-        case other => fail(s"type $other")
-      }
+  private def value(g: SpecializedGetters, i: Int, t: DataType): Any = RowValues.value(g, i, t)
 
   test("random nested records survive many small batches and overflow, in order") {
     val rng = new Random(99)
