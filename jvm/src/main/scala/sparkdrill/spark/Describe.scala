@@ -22,15 +22,21 @@ import sparkdrill.scan.schema.{ColumnStatus, Discovery}
 final class DescribeSource extends TableProvider with DataSourceRegister {
   override def shortName(): String = "drill-describe"
 
-  override def inferSchema(options: CaseInsensitiveStringMap): StructType = Describe.schema
+  // The line check comes first in each entry point's own method, before any class of the table is loaded:
+  // with the Scala library of the other line, loading those may already fail (a NoClassDefFoundError).
+  override def inferSchema(options: CaseInsensitiveStringMap): StructType = {
+    SparkLineCheck.verified
+    Describe.schema
+  }
 
   override def getTable(
       schema: StructType,
       partitioning: Array[Transform],
       properties: util.Map[String, String]
-  ): Table = new DescribeTable(
-    DrillTable.open(new CaseInsensitiveStringMap(properties), definedSchema = None)
-  )
+  ): Table = {
+    SparkLineCheck.verified
+    new DescribeTable(DrillTable.open(new CaseInsensitiveStringMap(properties), definedSchema = None))
+  }
 }
 
 private[sparkdrill] final class DescribeTable(table: DrillTable) extends Table with SupportsRead {

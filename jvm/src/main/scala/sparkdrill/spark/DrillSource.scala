@@ -18,6 +18,8 @@ final class DrillSource extends TableProvider with DataSourceRegister {
 
   override def supportsExternalMetadata(): Boolean = true
 
+  // The line check comes first, before any class of the table is loaded: with the Scala library of the other
+  // line, loading those may already fail (a NoClassDefFoundError).
   override def inferSchema(options: CaseInsensitiveStringMap): StructType = {
     SparkLineCheck.verified
     inferred = DrillTable.open(options, definedSchema = None)
