@@ -1,0 +1,222 @@
+package sparkdrill.spark.stream
+
+import org.apache.hadoop.conf.Configuration
+import org.apache.hadoop.fs.{FileSystem, Path}
+
+/** The durable memory of a file stream: which files each micro-batch read, which batches Spark committed,
+  * and an index answering "was this file read?" for every file the stream ever read, in at most 64 bytes of
+  * driver heap per file (PathIndex). The files' layout is in StateLayout, their format in EntryCodec, the
+  * tiers in Compaction, the single-writer rule in Lease.
+  *
+  * One instance per running query, used by the source from Spark's micro-batch thread; `open` takes the
+  * lease and `close` gives it back.
+  */
+private[sparkdrill] final class StreamState private (
+    val stateDir: Path,
+    fs: FileSystem,
+    layout: StateLayout,
+    writer: StateWriter,
+    lease: Lease,
+    metadata: StateMetadata,
+    index: PathIndex,
+    private var lastBatch: Long,
+    private var lastCommitted: Long
+) {
+  @volatile private var closed = false
+
+  /** The input root stored at the first start: informative (see StateMetadata). */
+  def storedInputRoot: String = metadata.inputRoot
+  def includeExistingFiles: Boolean = metadata.includeExistingFiles
+
+  def lastBatchId: Long = lastBatch
+  def lastCommittedBatchId: Long = lastCommitted
+
+  /** Whether `path` (relative form) was logged in any batch (committed or not). */
+  def contains(path: String): Boolean = index.contains(path)
+
+  /** For a logged path: whether (length, modificationTime) differ from what was logged; updates the
+    * remembered stamp so a second call with the same values says false. False for a path never logged.
+    * The update is in memory only: after a restart the stamp is the logged one again.
+    */
+  def changedSinceRead(path: String, length: Long, modificationTime: Long): Boolean =
+    index.restamp(path, PathIndex.stamp(length, modificationTime)) == PathIndex.Changed
+
+  /** Writes batch `batchId`'s file list durably (must be lastBatchId + 1; a second writer of the same id
+    * fails), then adds its files to the in-memory index.
+    */
+  def logBatch(batchId: Long, files: Seq[TrackedFile]): Unit = {
+    checkWritable()
+    if (batchId != lastBatch + 1)
+      throw new IllegalStateException(
+        s"Cannot log batch $batchId in the stream state $stateDir: the last logged batch is $lastBatch, so " +
+          s"the next must be ${lastBatch + 1}"
+      )
+    files.find(_.batchId != batchId).foreach { f =>
+      throw new IllegalArgumentException(s"${f.path} is marked batch ${f.batchId}, logged as batch $batchId")
+    }
+    writer.writeNew(layout.batchFile(batchId))(out => EntryCodec.write(out, Seq(LoggedBatch(batchId, files))))
+    files.foreach(f => index.put(f.path, PathIndex.stamp(f.length, f.modificationTime)))
+    lastBatch = batchId
+  }
+
+  /** The files of a logged batch, read from disk: a pure function of the state on disk (Spark may ask again
+    * after a crash). Works for committed and compacted batches too.
+    */
+  def batch(batchId: Long): Seq[TrackedFile] = StateReader.batch(fs, layout, batchId)
+
+  /** Spark committed `batchId` (and so every batch before): remembered durably by a marker, then the
+    * committed batch files are compacted in tiers. A commit at or below the last one is a no-op (Spark
+    * commits the last batch again after a restart).
+    */
+  def commit(batchId: Long): Unit = {
+    checkWritable()
+    if (batchId > lastBatch)
+      throw new IllegalStateException(
+        s"Cannot commit batch $batchId in the stream state $stateDir: the last logged batch is $lastBatch"
+      )
+    if (batchId > lastCommitted) {
+      val previous = lastCommitted
+      writer.touch(layout.commitMarker(batchId))
+      // The new marker is in place before the old one goes: a crash between leaves two, and the newest wins
+      // (open deletes the older).
+      if (previous >= 0) writer.delete(layout.commitMarker(previous))
+      lastCommitted = batchId
+      // A range becomes complete only when the commits cross a multiple of the fanout: list and merge then.
+      if ((batchId + 1) / Compaction.Fanout > (previous + 1) / Compaction.Fanout)
+        Compaction.run(fs, writer, layout, batchId)
+    }
+  }
+
+  /** Distinct paths in the index (a path logged twice counts once). */
+  def numFilesTracked: Long = index.size.toLong
+
+  /** Bytes of the state on disk: every file the file system lists under the state directory (Hadoop's
+    * local file system hides its `.crc` checksum files, about 1% more).
+    */
+  def stateBytes: Long = {
+    val files = fs.listFiles(stateDir, true)
+    var total = 0L
+    while (files.hasNext) total += files.next().getLen
+    total
+  }
+
+  /** Driver heap the index holds (its array). */
+  def heapBytes: Long = index.heapBytes
+
+  /** Bytes this instance wrote to the state (batch files, tiers, metadata), for the amplification bound. */
+  private[stream] def bytesWritten: Long = writer.bytesWritten
+
+  private[stream] def heldLease: Lease = lease
+
+  /** Releases the lease and stops its renewal thread. Idempotent. */
+  def close(): Unit = if (!closed) {
+    closed = true
+    lease.release()
+  }
+
+  private def checkWritable(): Unit = {
+    if (closed) throw new IllegalStateException(s"the stream state $stateDir is closed")
+    lease.checkHeld()
+  }
+}
+
+private[sparkdrill] object StreamState {
+
+  /** Where a source keeps its state inside the directory Spark gives it (`<checkpoint>/sources/<n>`): a
+    * directory of its own, so nothing else Spark or a later version puts there can clash with it, and so
+    * `drill-state` knows a spark-drill stream's state by its metadata file.
+    */
+  def dirFor(sourceCheckpoint: Path): Path = new Path(sourceCheckpoint, "drill")
+
+  /** Opens (creating at first start) the state in `stateDir` for the input root `inputRoot` (a fully
+    * qualified path string). `includeExistingFiles` is stored at first start; a later open with a different
+    * value fails. Takes the lease, then loads the index from the tiers and the tail of batch files.
+    */
+  def open(
+      stateDir: Path,
+      inputRoot: String,
+      includeExistingFiles: Boolean,
+      conf: Configuration
+  ): StreamState = {
+    val fs = stateDir.getFileSystem(conf)
+    val dir = fs.makeQualified(stateDir)
+    val layout = new StateLayout(dir)
+    fs.mkdirs(dir)
+    val lease = Lease.take(fs, layout.lease)
+    try {
+      val writer = new StateWriter(fs)
+      val metadata = StateMetadata.read(fs, layout) match {
+        case Some(stored) =>
+          if (stored.includeExistingFiles != includeExistingFiles)
+            throw new IllegalArgumentException(
+              s"The option includeExistingFiles is $includeExistingFiles for this query, but the stream's state " +
+                s"in $dir was created with includeExistingFiles=${stored.includeExistingFiles}. It cannot " +
+                s"change once a stream has started: set it back to ${stored.includeExistingFiles}, or give the " +
+                "query a new checkpointLocation."
+            )
+          stored
+        case None =>
+          val created =
+            StateMetadata(
+              StateMetadata.CurrentVersion,
+              inputRoot,
+              includeExistingFiles,
+              System.currentTimeMillis()
+            )
+          StateMetadata.write(writer, layout, created)
+          created
+      }
+      val listing = layout.list(fs)
+      // We hold the lease: a temporary file is a crashed writer's, never a live one's.
+      listing.leftovers.foreach(writer.delete)
+      val index = new PathIndex()
+      val sink = new EntryCodec.Sink {
+        def file(
+            batchId: Long,
+            path: Array[Byte],
+            pathLength: Int,
+            length: Long,
+            mtime: Long,
+            readAt: Long
+        ): Unit = index.put(path, 0, pathLength, PathIndex.stamp(length, mtime))
+      }
+      listing.live.foreach { f =>
+        val in = fs.open(f.path)
+        EntryCodec.read(in, sink)
+      }
+      val committed = listing.lastCommittedBatchId
+      listing.commitIds.filter(_ < committed).foreach(id => writer.delete(layout.commitMarker(id)))
+      // Finishes a compaction a crash cut short (and deletes the inputs it had merged).
+      Compaction.run(fs, writer, layout, committed)
+      new StreamState(
+        dir,
+        fs,
+        layout,
+        writer,
+        lease,
+        metadata,
+        index,
+        math.max(listing.lastBatchId, committed),
+        committed
+      )
+    } catch {
+      case e: Throwable =>
+        lease.release()
+        throw e
+    }
+  }
+
+  /** Whether the state in `stateDir` was created with includeExistingFiles; None when there is no state
+    * there yet (a first start). Takes no lease.
+    */
+  def createdWithIncludeExistingFiles(stateDir: Path, conf: Configuration): Option[Boolean] = {
+    val fs = stateDir.getFileSystem(conf)
+    StateMetadata.read(fs, new StateLayout(fs.makeQualified(stateDir))).map(_.includeExistingFiles)
+  }
+
+  /** Relative form of a file's full path for `inputRoot` (see TrackedFile). */
+  def relativize(inputRoot: String, fullPath: String): String = StreamPaths.relativize(inputRoot, fullPath)
+
+  /** Back to the full path. */
+  def resolve(inputRoot: String, stored: String): String = StreamPaths.resolve(inputRoot, stored)
+}
