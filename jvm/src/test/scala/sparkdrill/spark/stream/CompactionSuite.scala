@@ -42,7 +42,7 @@ class CompactionSuite extends AnyFunSuite with TestFiles {
     try {
       val ratio = s.bytesWritten.toDouble / dataBytes
       info(
-        f"written ${s.bytesWritten} bytes; final data files $dataBytes bytes (${s.stateBytes} with checksums, " +
+        f"written ${s.bytesWritten} bytes; final data files $dataBytes bytes (${s.stateBytes} with the " +
           f"metadata and lease): amplification $ratio%.2f"
       )
       assert(s.numFilesTracked == 100000)
