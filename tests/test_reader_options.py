@@ -561,8 +561,6 @@ def test_every_option_is_exercised_through_spark_above() -> None:
         source.index("# --- through Spark") : source.index("def test_every_option_is_exercised")
     ]
     missing = [
-        o.snake
-        for o in BATCH
-        if f"{o.snake}=" not in through_spark and f'"{o.snake}":' not in through_spark
+        o.snake for o in BATCH if f"{o.snake}=" not in through_spark and f'"{o.snake}":' not in through_spark
     ]
     assert missing == []
