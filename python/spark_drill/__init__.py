@@ -3,6 +3,7 @@
 import spark_drill as sd
 spark = sd.session()
 df = sd.read(spark, "data/logs", header=True)
+stream = sd.read_stream(spark, "landing/logs", header=True, schema_location="chk/logs/_schemas")
 """
 
 from spark_drill._describe import describe
@@ -15,6 +16,7 @@ from spark_drill._parsers import (
     clear_column_parsers,
     register_column_parser,
 )
+from spark_drill._read_stream import read_stream
 from spark_drill._reader import read
 from spark_drill._session import CATALOG_CLASS, FORMAT, configure, ensure_loaded, session
 
@@ -35,6 +37,7 @@ __all__ = [
     "install_error_conversion",
     "jar_path",
     "read",
+    "read_stream",
     "register_column_parser",
     "session",
 ]

@@ -8,9 +8,9 @@ import re
 from collections.abc import Mapping
 
 from pyspark.sql import DataFrame, SparkSession
-from pyspark.sql import functions as F
 
-from spark_drill._cli_output import column, nested, render
+from spark_drill._cli_ingest import ingest
+from spark_drill._cli_output import fit_format, render
 from spark_drill._describe import describe
 from spark_drill._reader import read
 
@@ -44,6 +44,10 @@ def run(args: argparse.Namespace, spark: SparkSession, opts: Mapping[str, str]) 
         render(spark.sql(args.query), args.output, args.rows)
     elif args.command == "convert":
         convert(read(spark, args.path, options=opts), args.out, args.to, args.partition_by, args.mode)
+    elif args.command == "ingest":
+        ingest(
+            spark, args.path, args.out, checkpoint=args.checkpoint, to=args.to, every=args.every, opts=opts
+        )
     else:
         raise AssertionError(args.command)
 
@@ -105,14 +109,7 @@ def _relative(file: str, root: str | None) -> str:
 def convert(df: DataFrame, out: str, to: str, partition_by: list[str], mode: str) -> None:
     """Writes `df` with Spark's own writer. CSV cannot hold arrays, maps or structs: they are written as
     JSON text, and the file has a header line."""
-    if to == "csv":
-        df = df.select(
-            *[
-                F.to_json(column(f.name)).alias(f.name) if nested(f.dataType) else column(f.name)
-                for f in df.schema.fields
-            ]
-        )
-    writer = df.write.format(to).mode(mode)
+    writer = fit_format(df, to).write.format(to).mode(mode)
     if to == "csv":
         writer = writer.option("header", "true")
     if partition_by:

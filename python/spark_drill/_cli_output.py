@@ -1,4 +1,5 @@
-"""How the `spark-drill` command prints a DataFrame: Spark's table, JSON lines, or CSV with a header."""
+"""How the `spark-drill` command prints a DataFrame (Spark's table, JSON lines, or CSV with a header), and
+makes one fit a file format it writes."""
 
 from __future__ import annotations
 
@@ -53,3 +54,16 @@ def render(df: DataFrame, output: Output, rows: int | None, out: TextIO | None =
 
 def nested(data_type: object) -> bool:
     return isinstance(data_type, (ArrayType, MapType, StructType))
+
+
+def fit_format(df: DataFrame, to: str) -> DataFrame:
+    """`df` as the writer of format `to` takes it: CSV cannot hold arrays, maps or structs, so they become
+    JSON text; other formats take `df` as it is."""
+    if to != "csv":
+        return df
+    return df.select(
+        *[
+            F.to_json(column(f.name)).alias(f.name) if nested(f.dataType) else column(f.name)
+            for f in df.schema.fields
+        ]
+    )

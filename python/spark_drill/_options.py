@@ -1,8 +1,9 @@
-"""spark-drill's reader options, listed once: `sd.read`'s keyword, the JVM's name and the Python type.
+"""spark-drill's reader options, listed once: `sd.read`'s keyword, the JVM's name, the Python type and
+whether a batch read, a stream or both take it.
 
-`sd.read` and `sd.describe` spell every option out in their signatures (what IDEs and mypy see); a test
-checks those signatures against `OPTIONS`. Checking and converting values, the `options=` escape hatch
-and the CLI's `-o key=value` all go through this module.
+`sd.read`, `sd.describe` and `sd.read_stream` spell every option out in their signatures (what IDEs and mypy
+see); a test checks those signatures against `OPTIONS`. Checking and converting values, the `options=`
+escape hatch and the CLI's `-o key=value` all go through this module.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import difflib
 import functools
 import inspect
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal, NamedTuple, TypeVar, cast, get_args, get_origin
 
 from pyspark.sql.types import StructType
@@ -23,16 +24,30 @@ TypeConflict = Literal["widen", "fail"]
 PartitionStyle = Literal["drill", "hive"]
 Validate = Literal["projected", "all"]
 MemoryMode = Literal["offHeap", "onHeap"]
+SchemaEvolutionMode = Literal[
+    "addNewColumns", "rescue", "none", "failOnNewColumns", "addNewColumnsWithTypeWidening"
+]
 # A naive datetime is a wall-clock time in the session time zone; text as `2024-01-31T12:00:00`.
 Timestamp = str | dt.datetime
 # A DDL string (`"id INT NOT NULL DEFAULT -1, day DATE"`), {column: type} or a StructType.
 ProvidedSchema = str | Mapping[str, str] | StructType
+# Text the JVM parses (`0s`, `30s`, `5m`, `1h`) or a timedelta (sent as whole seconds, `90s`, else `1500ms`).
+Duration = str | dt.timedelta
+# Text the JVM parses (`10g`, `512m`, `1024`) or a number of bytes.
+Size = str | int
+# `"filename,lmt,_line"` or `["filename", "lmt", "_line"]`.
+ColumnList = str | Sequence[str]
+
+# Which reads take an option: "both", "batch" only (spark.read) or "stream" only (spark.readStream).
+Scope = Literal["both", "batch", "stream"]
+ReadKind = Literal["batch", "stream"]
 
 
 class Option(NamedTuple):
-    snake: str  # the keyword of sd.read
+    snake: str  # the keyword of sd.read / sd.read_stream
     jvm: str  # the name spark.read.format("drill").option() takes
-    type: Any  # the keyword's Python type: bool, int, str, a Literal, Timestamp or ProvidedSchema
+    type: Any  # the Python type: bool, int, str, a Literal, Timestamp, ProvidedSchema, Duration, Size, ...
+    scope: Scope = "both"
 
 
 OPTIONS: tuple[Option, ...] = (
@@ -93,6 +108,14 @@ OPTIONS: tuple[Option, ...] = (
     Option("all_text_mode", "allTextMode", bool),
     Option("read_numbers_as_double", "readNumbersAsDouble", bool),
     Option("max_record_bytes", "maxRecordBytes", int),
+    # streaming (SPEC 11): spark.readStream only
+    Option("schema_location", "schemaLocation", str, "stream"),  # a directory on any Hadoop file system
+    Option("include_existing_files", "includeExistingFiles", bool, "stream"),
+    Option("min_file_age", "minFileAge", Duration, "stream"),
+    Option("max_files_per_trigger", "maxFilesPerTrigger", int, "stream"),
+    Option("max_bytes_per_trigger", "maxBytesPerTrigger", Size, "stream"),
+    Option("include_columns", "includeColumns", ColumnList, "stream"),
+    Option("schema_evolution_mode", "schemaEvolutionMode", SchemaEvolutionMode, "stream"),
 )
 
 # Spark's csv/json names the JVM also takes, by the spark-drill option they mean.
@@ -111,6 +134,24 @@ COLUMN_FORMAT_PREFIX = "format."
 
 # sd.read's keywords that are not options of the table.
 READ_KEYWORDS = ("schema", "column_formats", "options")
+
+
+def takes(read: ReadKind, option: Option) -> bool:
+    """Whether a batch read or a stream takes `option`."""
+    return option.scope in ("both", read)
+
+
+def scope_error(option: Option, name: str) -> str:
+    """Why a read of the other kind refuses `option` (spelt `name` by the user), and what takes it."""
+    if option.scope == "stream":
+        return (
+            f"{name} is a streaming-only option: a batch read does not take it "
+            "(sd.read_stream, spark.readStream and spark-drill ingest do)"
+        )
+    return (
+        f"{name} is a batch-only option: a stream does not take it "
+        "(sd.read, spark.read and spark-drill's other commands do)"
+    )
 
 
 def snake_case(name: str) -> str:
@@ -162,6 +203,12 @@ def kind(option: Option) -> str:
         return "timestamp"
     if option.type == ProvidedSchema:
         return "schema"
+    if option.type == Duration:
+        return "duration"
+    if option.type == Size:
+        return "size"
+    if option.type == ColumnList:
+        return "columns"
     raise AssertionError(f"no kind for {option}")
 
 
@@ -179,6 +226,28 @@ def provided_schema_ddl(schema: str | Mapping[str, str] | StructType) -> str:
 
 def _quoted(name: str) -> str:
     return "`" + name.replace("`", "``") + "`"
+
+
+def duration_text(delta: dt.timedelta) -> str:
+    """A non-negative timedelta as duration text: whole seconds (`90s`), else milliseconds (`1500ms`)."""
+    if delta < dt.timedelta(0):
+        raise ValueError(f"a duration cannot be negative, got {delta!r}")
+    if delta.microseconds == 0:
+        return f"{delta.days * 86400 + delta.seconds}s"
+    if delta.microseconds % 1000:
+        raise ValueError(f"a duration is at most millisecond-precise, got {delta!r}")
+    return f"{delta // dt.timedelta(milliseconds=1)}ms"
+
+
+def _columns_text(option: Option, value: object) -> str:
+    if isinstance(value, str):
+        return value
+    if not isinstance(value, Sequence) or not all(isinstance(c, str) for c in value):
+        raise _type_error(option, "a comma-separated string or a sequence of column names", value)
+    bad = [c for c in value if not c.strip() or "," in c]
+    if bad:
+        raise ValueError(f"{option.snake} takes column names without commas, got {bad[0]!r}")
+    return ",".join(c.strip() for c in value)
 
 
 def _type_error(option: Option, expected: str, value: object) -> TypeError:
@@ -228,6 +297,20 @@ def text_value(option: Option, value: object) -> str:
         if not isinstance(value, (str, Mapping, StructType)):
             raise _type_error(option, "a DDL string, a {column: type} mapping or a StructType", value)
         return provided_schema_ddl(value)
+    if k == "duration":
+        if isinstance(value, dt.timedelta):
+            return duration_text(value)
+        if not isinstance(value, str):
+            raise _type_error(option, "a timedelta or a string like 30s, 5m, 1h", value)
+        return value  # the JVM parses duration text and names the option when it does not
+    if k == "size":
+        if isinstance(value, bool) or not isinstance(value, (int, str)):
+            raise _type_error(option, "a number of bytes or a string like 10g, 512m", value)
+        if isinstance(value, int) and value < 0:
+            raise ValueError(f"{option.snake} takes a number of bytes, got {value}")
+        return str(value)
+    if k == "columns":
+        return _columns_text(option, value)
     if not isinstance(value, str):
         raise _type_error(option, "a string", value)
     return value
@@ -265,9 +348,12 @@ def jvm_options(
     given: Mapping[str, object],
     column_formats: Mapping[str, str] | None = None,
     options: Mapping[str, str] | None = None,
+    read: ReadKind = "batch",
 ) -> dict[str, str]:
     """The reader options to send: `given` keyword values by snake_case name (None: not sent), per-column
-    formats, then the `options` mapping (Hadoop settings pass unchecked; other keys must name an option)."""
+    formats, then the `options` mapping (Hadoop settings pass unchecked; other keys must name an option that
+    a `read` of this kind takes: a streaming option on a batch read fails here, naming it, before Spark
+    sees it)."""
     out: dict[str, str] = {}
     for name, value in given.items():
         if value is not None:
@@ -288,6 +374,8 @@ def jvm_options(
         option = lookup(key)
         if option is None:
             raise _unknown_key(key)
+        if not takes(read, option):
+            raise TypeError("option " + scope_error(option, repr(key)))
         if option.jvm in out:
             raise TypeError(f"option {option.jvm} is given twice (key {key!r} of options names it too)")
         out[option.jvm] = text_value(option, parse_text(option, text))
@@ -308,12 +396,13 @@ def check_keywords(function: F) -> F:
         for name in kwargs:
             if name not in allowed_set and name not in ("spark", "path"):
                 option = lookup(name)
+                unexpected = f"{function.__name__}() got an unexpected keyword argument {name!r}"
+                if option is not None and option.snake not in allowed_set and option.scope != "both":
+                    # An option of the other kind of read: say so rather than suggest a look-alike.
+                    raise TypeError(f"{unexpected}: {scope_error(option, name)}")
                 hint = option.snake if option is not None and option.snake in allowed_set else None
                 hint = hint or nearest(name, allowed)
-                raise TypeError(
-                    f"{function.__name__}() got an unexpected keyword argument {name!r}"
-                    + (f"; did you mean {hint}?" if hint else "")
-                )
+                raise TypeError(unexpected + (f"; did you mean {hint}?" if hint else ""))
         return function(*args, **kwargs)
 
     return cast(F, checked)

@@ -5,6 +5,7 @@
     spark-drill describe samples/logs -o header=true --output csv
     spark-drill sql -o header=true "SELECT dir0, count(*) FROM drill.`samples/logs` GROUP BY dir0"
     spark-drill convert samples/logs out/logs --to parquet -o header=true --partition-by dir0
+    spark-drill ingest landing/logs lake/logs --checkpoint chk/logs -o header=true   # the new files only
 
 Quiet by default (Spark logs nothing; a progress bar only on a terminal), so `--output json|csv` pipes.
 Exit status: 0 done, 1 the read or query failed (one line on stderr), 2 a usage error.
@@ -13,6 +14,7 @@ Exit status: 0 done, 1 the read or query failed (one line on stderr), 2 a usage 
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import os
 import re
 import sys
@@ -26,13 +28,14 @@ from pyspark.sql import SparkSession
 
 from spark_drill import __version__
 from spark_drill._cli_commands import catalog_conf, run
+from spark_drill._cli_ingest import parse_duration
 from spark_drill._cli_output import OUTPUTS
 from spark_drill._errors import ScanError
 from spark_drill._jar import jar_path, spark_target
 from spark_drill._options import jvm_options
 from spark_drill._session import session
 
-COMMANDS = ("show", "schema", "describe", "sql", "convert")
+COMMANDS = ("show", "schema", "describe", "sql", "convert", "ingest")
 QUIET_LOG4J = Path(__file__).with_name("log4j2-quiet.properties")
 JAVA_OPTIONS = "spark.driver.extraJavaOptions"
 # Lines the JVM writes straight to the process's stderr whatever log4j says.
@@ -54,6 +57,13 @@ def _positive(text: str) -> int:
     if n < 0:
         raise argparse.ArgumentTypeError(f"expected a number of rows, got {text!r}")
     return n
+
+
+def _duration(text: str) -> dt.timedelta:
+    try:
+        return parse_duration(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def version_text() -> str:
@@ -167,6 +177,40 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
         help="when OUT exists: fail (default) or replace it",
     )
     subs["convert"] = p
+
+    p = sub.add_parser(
+        "ingest",
+        parents=[common],
+        help="append the files of SRC not read by an earlier run to OUT (a streaming query)",
+        description="Appends the files of SRC that the query of --checkpoint has not read yet to OUT, one "
+        "line per micro-batch on stderr. -o takes the streaming options too (maxFilesPerTrigger, "
+        "minFileAge, schemaEvolutionMode, ...: docs/streaming.md).",
+    )
+    p.add_argument("path", metavar="SRC", help="the directory (or glob) files arrive in")
+    p.add_argument("out", metavar="OUT", help="the output directory, appended to")
+    p.add_argument(
+        "--checkpoint",
+        required=True,
+        metavar="DIR",
+        help="the query's state: which files were read; the schema versions go to DIR/_schemas unless "
+        "-o schemaLocation=... names another directory",
+    )
+    p.add_argument(
+        "--to", choices=("parquet", "json", "csv"), default="parquet", help="the output format (parquet)"
+    )
+    trigger = p.add_mutually_exclusive_group()
+    trigger.add_argument(
+        "--available-now",
+        action="store_true",
+        help="read the files there now, in as many batches as the limits make, then exit (the default)",
+    )
+    trigger.add_argument(
+        "--every",
+        type=_duration,
+        metavar="DURATION",
+        help="read new files every DURATION (5s, 60s, 2m) until SIGINT or SIGTERM, then stop cleanly",
+    )
+    subs["ingest"] = p
     return parser, subs
 
 
@@ -260,8 +304,9 @@ def main(argv: list[str] | None = None, *, spark: SparkSession | None = None) ->
     if args.format is not None:
         given["format"] = args.format
     try:
-        # Checked before Spark starts: an unknown or misspelt option is a usage error.
-        opts = jvm_options({}, None, given)
+        # Checked before Spark starts: an unknown or misspelt option, or one of the other kind of read, is a
+        # usage error.
+        opts = jvm_options({}, None, given, read="stream" if args.command == "ingest" else "batch")
     except (TypeError, ValueError) as e:
         sub.error(str(e))
     if args.command == "sql":

@@ -1,0 +1,167 @@
+"""`spark-drill ingest`: an incremental conversion a cron job can call. A streaming query reads the files new
+since the last run (the checkpoint remembers which were read) and appends them to OUT; one line per
+micro-batch on stderr.
+
+Progress is polled rather than heard through a StreamingQueryListener: a Python listener needs Py4J's callback
+server on a classic session (another thread answering the JVM, which SIGINT handling would have to cover
+too), and its events arrive on Spark's listener bus after the batch, so the last ones of a quick AvailableNow
+run could come after `awaitTermination` returned anyway. Polling works alike on PySpark 3.5 and 4.x; the
+lines are printed in batch order from `recentProgress` (which keeps the last
+`spark.sql.streaming.numRecentProgressUpdates` batches, 100 by default, far more than run between two polls),
+each once, and a last sweep after the query ends prints the ones it had not yet shown.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import signal
+import sys
+import threading
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from types import FrameType
+from typing import Any, TextIO
+
+from pyspark.sql import SparkSession
+from pyspark.sql.streaming.query import StreamingQuery
+
+from spark_drill._cli_output import fit_format
+from spark_drill._read_stream import read_stream
+
+# The default schemaLocation: under the checkpoint, so one directory holds all of the stream's state.
+SCHEMAS_DIR = "_schemas"
+# Seconds between two looks at the query's progress (and at most between a signal and the stop).
+POLL_SECONDS = 1  # an int: PySpark types awaitTermination's timeout so; it returns as soon as the query ends
+_DURATION = re.compile(r"\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)\s*")
+_UNIT = {"ms": dt.timedelta(milliseconds=1), "s": dt.timedelta(seconds=1), "m": dt.timedelta(minutes=1)}
+_UNIT["h"] = dt.timedelta(hours=1)
+
+
+def parse_duration(text: str) -> dt.timedelta:
+    """`500ms`, `5s`, `60s`, `2m`, `1h` (a positive amount) as a timedelta; ValueError otherwise."""
+    found = _DURATION.fullmatch(text)
+    if found is None:
+        raise ValueError(f"expected a duration such as 5s, 60s, 2m or 1h, got {text!r}")
+    delta = float(found.group(1)) * _UNIT[found.group(2)]
+    if delta <= dt.timedelta(0):
+        raise ValueError(f"expected a duration above zero, got {text!r}")
+    return delta
+
+
+def stream_options(opts: Mapping[str, str], checkpoint: str) -> dict[str, str]:
+    """The reader options, with schemaLocation `<checkpoint>/_schemas` unless `-o schemaLocation=` gave one
+    (`opts` is checked: every key is a JVM name)."""
+    if "schemaLocation" in opts:
+        return dict(opts)
+    return {**opts, "schemaLocation": checkpoint.rstrip("/") + "/" + SCHEMAS_DIR}
+
+
+def ingest(
+    spark: SparkSession,
+    src: str,
+    out: str,
+    *,
+    checkpoint: str,
+    to: str,
+    every: dt.timedelta | None,
+    opts: Mapping[str, str],
+    err: TextIO | None = None,
+) -> None:
+    """Appends the files of `src` not yet read (by the query of `checkpoint`) to `out` in format `to`: what
+    is there now (`every` None: Trigger.AvailableNow), or every `every` until SIGINT or SIGTERM, which stop
+    the query cleanly. CSV gets a header line and nested values as JSON text, as `convert` writes it. Raises
+    what the query failed with, after printing the lines of the batches it committed."""
+    stream = read_stream(spark, src, options=stream_options(opts, checkpoint))
+    writer = fit_format(stream, to).writeStream.format(to).option("checkpointLocation", checkpoint)
+    if to == "csv":
+        writer = writer.option("header", "true")
+    if every is None:
+        writer = writer.trigger(availableNow=True)
+    else:
+        writer = writer.trigger(processingTime=f"{every // dt.timedelta(milliseconds=1)} milliseconds")
+    lines = BatchLines(err if err is not None else sys.stderr)
+    with stop_requested() as stop:
+        query = writer.start(out)
+        watch(query, lines, stop)
+
+
+def watch(query: StreamingQuery, lines: BatchLines, stop: threading.Event) -> None:
+    """Prints each batch's line while `query` runs, until it ends or `stop` is set (then stops it)."""
+    try:
+        while not stop.is_set():
+            if query.awaitTermination(POLL_SECONDS):
+                break  # ended (AvailableNow done); a failure raised instead
+            lines.show(query)
+        if stop.is_set():
+            query.stop()
+            query.awaitTermination()  # a failure before the stop still raises
+    finally:
+        # Batches that committed since the last poll, the quick ones of AvailableNow and those before a
+        # failure included.
+        lines.show_all(query.recentProgress)
+
+
+class BatchLines:
+    """One line per micro-batch, in batch order, none twice. Batch ids only grow within a run (a restart
+    from the checkpoint goes on from the last id), so the last printed id is all there is to remember."""
+
+    def __init__(self, out: TextIO) -> None:
+        self._out = out
+        self._last: int | None = None
+
+    def show(self, query: StreamingQuery) -> None:
+        """Prints what is new; looks at the whole recent progress only when the last batch is new."""
+        last = query.lastProgress
+        if last is not None and self._is_new(last):
+            self.show_all(query.recentProgress)
+
+    def show_all(self, progresses: Iterable[Mapping[str, Any]]) -> None:
+        # Spark 3.5 and 4.x report an idle trigger as a QueryIdleEvent, not a progress: each one here is a
+        # batch that ran.
+        for progress in sorted(progresses, key=lambda p: int(p["batchId"])):
+            if self._is_new(progress):
+                self._last = int(progress["batchId"])
+                print(batch_line(progress), file=self._out, flush=True)
+
+    def _is_new(self, progress: Mapping[str, Any]) -> bool:
+        return self._last is None or int(progress["batchId"]) > self._last
+
+
+def batch_line(progress: Mapping[str, Any]) -> str:
+    """`batch 3: 12 files, 48,210 rows, 1.9 s`: files from the source's `numFilesInBatch` metric (left out
+    when the source does not report it), rows read, the trigger's wall time."""
+    parts = []
+    sources = progress.get("sources") or []
+    metrics = (sources[0].get("metrics") or {}) if sources else {}
+    if "numFilesInBatch" in metrics:
+        parts.append(_count(int(metrics["numFilesInBatch"]), "file"))
+    parts.append(_count(int(progress.get("numInputRows") or 0), "row"))
+    millis = (progress.get("durationMs") or {}).get("triggerExecution", 0)
+    parts.append(f"{millis / 1000:.1f} s")
+    return f"batch {progress['batchId']}: " + ", ".join(parts)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}" + ("" if n == 1 else "s")
+
+
+@contextmanager
+def stop_requested() -> Iterator[threading.Event]:
+    """An event that SIGINT and SIGTERM set (instead of ending the process), so the query can be stopped
+    cleanly; the previous handlers come back afterwards. PySpark starts the JVM ignoring SIGINT, so a Ctrl-C
+    on the terminal reaches only this process."""
+    stop = threading.Event()
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    if threading.current_thread() is not threading.main_thread():
+        yield stop  # only the main thread may handle signals (a caller in a thread stops it by itself)
+        return
+    previous = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield stop
+    finally:
+        for s, h in previous.items():
+            signal.signal(s, h)
