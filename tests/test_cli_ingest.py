@@ -86,7 +86,13 @@ def test_schema_location_defaults_to_the_checkpoints_schemas_directory() -> None
 def progress(batch: int, rows: int = 0, files: int | None = None, millis: int = 1900) -> dict[str, Any]:
     """A progress as PySpark 3.5 gives it (a dict of the JSON; 4.x gives a dict subclass)."""
     metrics = {} if files is None else {"numFilesInBatch": str(files)}
-    source = {"description": "drill", "numInputRows": rows, **({"metrics": metrics} if metrics else {})}
+    offsets = {"startOffset": f'{{"batch":{batch - 1}}}', "endOffset": f'{{"batch":{batch}}}'}
+    source = {
+        "description": "drill",
+        "numInputRows": rows,
+        **offsets,
+        **({"metrics": metrics} if metrics else {}),
+    }
     return {
         "batchId": batch,
         "numInputRows": rows,
@@ -109,6 +115,9 @@ def test_each_batch_is_printed_once_in_order() -> None:
     lines.show_all([progress(1, 10, 1), progress(0, 5, 1), progress(2, 7, 1)])  # recentProgress grows
     lines.show_all([progress(3, 1, 1), progress(2, 7, 1)])  # and drops its oldest
     lines.show_all([])
+    idle = progress(4)  # a trigger that found nothing: its offsets did not move
+    idle["sources"][0]["endOffset"] = idle["sources"][0]["startOffset"]
+    lines.show_all([idle])
     assert [line.split(":")[0] for line in out.getvalue().splitlines()] == [
         "batch 0",
         "batch 1",

@@ -18,6 +18,7 @@ import re
 import signal
 import sys
 import threading
+import time
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from types import FrameType
@@ -94,12 +95,27 @@ def watch(query: StreamingQuery, lines: BatchLines, stop: threading.Event) -> No
                 break  # ended (AvailableNow done); a failure raised instead
             lines.show(query)
         if stop.is_set():
-            query.stop()
-            query.awaitTermination()  # a failure before the stop still raises
+            stop_between_batches(query)
     finally:
         # Batches that committed since the last poll, the quick ones of AvailableNow and those before a
         # failure included.
         lines.show_all(query.recentProgress)
+
+
+# Seconds a stop request waits for the micro-batch under way to finish.
+STOP_GRACE_SECONDS = 30
+
+
+def stop_between_batches(query: StreamingQuery) -> None:
+    """Stops `query` when no micro-batch is running, waiting up to STOP_GRACE_SECONDS for the current one: a
+    stop interrupts the query's thread, and a file system call it interrupts may fail with an error Spark
+    does not recognise as a stop (Hadoop's local file system wraps the interruption in a RuntimeException).
+    A failure from before the stop still raises."""
+    deadline = time.monotonic() + STOP_GRACE_SECONDS
+    while query.isActive and query.status["isTriggerActive"] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    query.stop()
+    query.awaitTermination()
 
 
 class BatchLines:
@@ -117,15 +133,20 @@ class BatchLines:
             self.show_all(query.recentProgress)
 
     def show_all(self, progresses: Iterable[Mapping[str, Any]]) -> None:
-        # Spark 3.5 and 4.x report an idle trigger as a QueryIdleEvent, not a progress: each one here is a
-        # batch that ran.
+        # A trigger that found nothing new may still report a progress (an AvailableNow run's last one): a
+        # batch ran only where some source's offsets moved.
         for progress in sorted(progresses, key=lambda p: int(p["batchId"])):
-            if self._is_new(progress):
+            if self._is_new(progress) and ran_a_batch(progress):
                 self._last = int(progress["batchId"])
                 print(batch_line(progress), file=self._out, flush=True)
 
     def _is_new(self, progress: Mapping[str, Any]) -> bool:
         return self._last is None or int(progress["batchId"]) > self._last
+
+
+def ran_a_batch(progress: Mapping[str, Any]) -> bool:
+    """Whether the trigger read something: a source's end offset differs from its start."""
+    return any(s.get("startOffset") != s.get("endOffset") for s in progress.get("sources") or [])
 
 
 def batch_line(progress: Mapping[str, Any]) -> str:

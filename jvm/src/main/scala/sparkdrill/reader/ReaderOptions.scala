@@ -68,6 +68,45 @@ object OptionKind {
     def parse(option: String, text: String): String = text
   }
 
+  /** A duration as a number and a unit (`0s`, `30s`, `5m`, `2h`, `1d`, `250ms`); the value is milliseconds. */
+  object Duration extends OptionKind[Long]("duration") {
+    private val Units = Seq("ms" -> 1L, "s" -> 1000L, "m" -> 60000L, "h" -> 3600000L, "d" -> 86400000L)
+    private val Pattern = """(?i)\s*(\d+)\s*(ms|s|m|h|d)\s*""".r
+    def parse(option: String, text: String): Long = text match {
+      case Pattern(n, unit) =>
+        scala.util
+          .Try(Math.multiplyExact(n.toLong, Units.toMap.apply(unit.toLowerCase(Locale.ROOT))))
+          .getOrElse(bad(option, text, "a duration like 30s, 5m or 2h"))
+      case _ => bad(option, text, "a duration like 30s, 5m or 2h")
+    }
+    override def show(value: Long): String =
+      Units.reverse
+        .collectFirst { case (u, ms) if value % ms == 0 => s"${value / ms}$u" }
+        .getOrElse(s"${value}ms")
+  }
+
+  /** A size in bytes, with an optional binary unit (`1024`, `512k`, `64m`, `10g`, `1t`; `b` and `kb`, `mb`, ...
+    * too, all powers of 1024 as Spark's own size options).
+    */
+  object Size extends OptionKind[Long]("size") {
+    private val Units =
+      Seq("" -> 1L, "k" -> (1L << 10), "m" -> (1L << 20), "g" -> (1L << 30), "t" -> (1L << 40))
+    private val Pattern = """(?i)\s*(\d+)\s*([kmgt]?)b?\s*""".r
+    def parse(option: String, text: String): Long = text match {
+      case Pattern(n, unit) =>
+        scala.util
+          .Try(Math.multiplyExact(n.toLong, Units.toMap.apply(unit.toLowerCase(Locale.ROOT))))
+          .toOption
+          .filter(_ > 0)
+          .getOrElse(bad(option, text, "a positive size like 512m or 10g"))
+      case _ => bad(option, text, "a positive size like 512m or 10g")
+    }
+    override def show(value: Long): String =
+      Units.reverse
+        .collectFirst { case (u, b) if value % b == 0 => s"${value / b}$u" }
+        .getOrElse(value.toString)
+  }
+
   /** One single-byte character; control characters may be spelt `\t`, `\u0001`. */
   object OneByte extends OptionKind[Byte]("char") {
     def parse(option: String, text: String): Byte = {
@@ -189,6 +228,10 @@ final class ReaderOptions(
   /** A copy with `spec` set (the scan fills in the session time zone, say). */
   def updated[T](spec: OptionSpec[T], value: T): ReaderOptions =
     new ReaderOptions(values.updated(spec.key, value), prefixed, passThrough)
+
+  /** These options without `spec` (unset: its default, if any, applies). */
+  def without(spec: OptionSpec[_]): ReaderOptions =
+    new ReaderOptions(values - spec.key, prefixed, passThrough)
 
   override def toString: String = values.toSeq.sortBy(_._1).map { case (k, v) => s"$k=$v" }.mkString(", ")
 }

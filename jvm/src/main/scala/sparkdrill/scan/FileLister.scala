@@ -112,6 +112,18 @@ private[sparkdrill] object FileLister {
     Distinct.by(found.toSeq)(_.path).sortBy(_.path).toIndexedSeq
   }
 
+  /** The directory `raw`'s files are listed from, qualified: `dirN` count from it (a glob's deepest directory
+    * without glob characters; a file's parent; a directory, or a path not there yet, itself).
+    */
+  def rootOf(raw: String, conf: Configuration): Path = {
+    val path = new Path(raw)
+    val fs = path.getFileSystem(conf)
+    val qualified = fs.makeQualified(path)
+    if (isGlob(raw)) globRoot(qualified)
+    else if (scala.util.Try(fs.getFileStatus(qualified).isFile).getOrElse(false)) qualified.getParent
+    else qualified
+  }
+
   def hidden(name: String): Boolean = name.startsWith(".") || name.startsWith("_")
 
   private def isGlob(p: String): Boolean = p.exists(c => c == '*' || c == '?' || c == '[' || c == '{')

@@ -158,7 +158,7 @@ private[sparkdrill] object ScanOptions {
     BatchRows,
     BatchBytes,
     MemoryMode
-  )
+  ) ++ StreamOptions.all
 
   val all: Seq[OptionSpec[_]] = readByDiscovery ++ notReadByDiscovery
 

@@ -60,6 +60,8 @@ private[sparkdrill] object SchemaDiscovery {
       finally reader.close()
     } catch {
       case e: ScanException => throw e
+      // Deleted since it was listed (a stream's file, between its listing and its micro-batch).
+      case e: Exception if ScanLifecycle.isMissing(e) && options(ScanOptions.IgnoreMissingFiles) => None
       case e: Exception if ScanLifecycle.isCorrupt(e) && options(ScanOptions.IgnoreCorruptFiles) => None
       // A corrupt or truncated compressed file, an unreadable one: name it.
       case e: Exception =>

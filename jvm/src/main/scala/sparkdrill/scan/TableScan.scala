@@ -24,8 +24,12 @@ private[sparkdrill] final class TableScan private (
     val discoveryStats: DiscoveryStats,
     val resolved: ResolvedSchema,
     config: ScanConfig,
-    val hadoopConf: Configuration
+    val hadoopConf: Configuration,
+    val times: PlanningTimes
 ) {
+
+  /** Whether the table's one column is headerless text's `columns` array (no provided or defined schema). */
+  def columnsArray: Boolean = config.columnsArray
 
   /** The columns of `*` (or of the `project` option), as Spark's table schema. One instance: the data
     * source recognises its own inferred schema by identity.
@@ -146,6 +150,9 @@ private[sparkdrill] final class TableScan private (
     })
 }
 
+/** Milliseconds the planner's steps took on the driver (discovery: of the files no cache held). */
+private[sparkdrill] final case class PlanningTimes(discoveryMillis: Long, resolveMillis: Long)
+
 /** One query's plan: what every task needs, the tasks (each a few file ranges), and the files kept. */
 private[sparkdrill] final case class QueryPlan(
     spec: ScanSpec,
@@ -170,7 +177,7 @@ private[sparkdrill] object TableScan {
     options
   }
 
-  /** Lists and discovers the files of `paths` and resolves their schema.
+  /** Lists and discovers the files of `paths` and resolves their schema: [[list]], then [[fromFiles]].
     *
     * @param options the read options, parsed (see [[parseOptions]]); `timeZone` should be set
     * @param definedSchema the user's schema (`.schema(...)`), exactly the output of `*`
@@ -188,10 +195,47 @@ private[sparkdrill] object TableScan {
   ): TableScan = {
     require(paths.nonEmpty, "spark-drill: no path given: use load(path) or the option 'path'")
     val started = System.nanoTime()
-    val listed = FileLister.list(paths, conf, options, zone)
-    val listedAt = System.nanoTime()
+    val listed = list(paths, options, conf, zone)
     if (listed.isEmpty)
       throw new IllegalArgumentException(s"spark-drill: no readable files under ${paths.mkString(", ")}")
+    fromFiles(
+      paths,
+      listed,
+      options,
+      definedSchema,
+      conf,
+      discoverAll,
+      parsers,
+      (System.nanoTime() - started) / 1000000
+    )
+  }
+
+  /** The planner's first step: the files of `paths` (SPEC 2), sorted by path. */
+  def list(
+      paths: Seq[String],
+      options: ReaderOptions,
+      conf: Configuration,
+      zone: ZoneId
+  ): IndexedSeq[ScanFile] =
+    FileLister.list(paths, conf, options, zone)
+
+  /** The planner's next steps on files given explicitly (a load's listing, or a micro-batch's new files):
+    * discovery, through the discovery caches, then resolution by the scan schema tracker.
+    *
+    * @param paths the paths the files were listed from (for messages and `describe`)
+    * @param listingMillis how long listing took, for the log line only
+    */
+  def fromFiles(
+      paths: Seq[String],
+      listed: IndexedSeq[ScanFile],
+      options: ReaderOptions,
+      definedSchema: Option[StructType],
+      conf: Configuration,
+      discoverAll: SchemaDiscovery.Many = SchemaDiscovery.locally,
+      parsers: Seq[ColumnParser] = Nil,
+      listingMillis: Long = 0L
+  ): TableScan = {
+    val started = System.nanoTime()
     // Discovery runs under a defined schema too: splits past a file's header need the header's order.
     // Files discovery found corrupt (under ignoreCorruptFiles) are left out of the table. Files whose
     // schema a cache holds (same path, length, time and discovery options) are not read again.
@@ -220,11 +264,12 @@ private[sparkdrill] object TableScan {
     val done = System.nanoTime()
     // Where a load's time goes, for a user wondering why load() of a large tree is slow (and the bench).
     log.info(
-      f"spark-drill: load of ${listed.size}%d files: listing ${(listedAt - started) / 1e6}%.0f ms, " +
-        f"discovery ${(discoveredAt - listedAt) / 1e6}%.0f ms, " +
+      f"spark-drill: load of ${listed.size}%d files: listing $listingMillis%d ms, " +
+        f"discovery ${(discoveredAt - started) / 1e6}%.0f ms, " +
         f"schema ${(done - discoveredAt) / 1e6}%.0f ms"
     )
-    new TableScan(paths, options, files, fileSchemas, stats, resolved, config, conf)
+    val timings = PlanningTimes((discoveredAt - started) / 1000000, (done - discoveredAt) / 1000000)
+    new TableScan(paths, options, files, fileSchemas, stats, resolved, config, conf, timings)
   }
 
   private val log = org.slf4j.LoggerFactory.getLogger(classOf[TableScan])

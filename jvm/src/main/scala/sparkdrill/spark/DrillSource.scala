@@ -8,11 +8,14 @@ import org.apache.spark.sql.sources.DataSourceRegister
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
-/** `spark.read.format("drill")`. Spark calls `inferSchema` and then `getTable` on one instance per `load()`:
-  * the table planned for `inferSchema` is kept so that listing and discovery run once.
+import sparkdrill.spark.stream.{StreamDefinition, StreamTable, StreamingLoad}
+
+/** `spark.read.format("drill")` and `spark.readStream.format("drill")`. Spark calls `inferSchema` and then
+  * `getTable` on one instance per `load()`: the table made for `inferSchema` is kept so that listing and
+  * discovery run once.
   */
 final class DrillSource extends TableProvider with DataSourceRegister {
-  private var inferred: DrillTable = _
+  private var inferred: Table = _
 
   override def shortName(): String = "drill"
 
@@ -22,7 +25,9 @@ final class DrillSource extends TableProvider with DataSourceRegister {
   // line, loading those may already fail (a NoClassDefFoundError).
   override def inferSchema(options: CaseInsensitiveStringMap): StructType = {
     SparkLineCheck.verified
-    inferred = DrillTable.open(options, definedSchema = None)
+    inferred =
+      if (StreamingLoad.active) new StreamTable(StreamDefinition.load(options, defined = None))
+      else DrillTable.open(options, definedSchema = None)
     inferred.schema()
   }
 
@@ -32,7 +37,9 @@ final class DrillSource extends TableProvider with DataSourceRegister {
       properties: util.Map[String, String]
   ): Table = {
     SparkLineCheck.verified
+    val options = new CaseInsensitiveStringMap(properties)
     if (inferred != null && (inferred.schema() eq schema)) inferred
-    else DrillTable.open(new CaseInsensitiveStringMap(properties), definedSchema = Some(schema))
+    else if (StreamingLoad.active) new StreamTable(StreamDefinition.load(options, defined = Some(schema)))
+    else DrillTable.open(options, definedSchema = Some(schema))
   }
 }

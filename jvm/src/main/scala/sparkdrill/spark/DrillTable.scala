@@ -11,11 +11,13 @@ import org.apache.spark.sql.connector.catalog.{
   Table,
   TableCapability
 }
+import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.connector.read.ScanBuilder
 import org.apache.spark.sql.types.{DataType, StructType}
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
-import sparkdrill.scan.TableScan
+import sparkdrill.reader.{CommonOptions, ReaderOptions}
+import sparkdrill.scan.{StreamOptions, TableScan}
 import sparkdrill.spark.python.ColumnParserRegistry
 
 /** A drill table over some paths. Implicit columns are metadata columns: hidden from `*`, selectable by
@@ -45,14 +47,11 @@ private[sparkdrill] object DrillTable {
 
   def open(options: CaseInsensitiveStringMap, definedSchema: Option[StructType]): DrillTable = {
     val session = SessionContext.active
-    val parsed = TableScan.parseOptions(options.asCaseSensitiveMap().asScala.toMap)
-    // Text timestamps are wall-clock times in the session's zone unless the read says otherwise.
-    val zoned =
-      if (parsed.isSet(sparkdrill.reader.CommonOptions.TimeZone)) parsed
-      else parsed.updated(sparkdrill.reader.CommonOptions.TimeZone, SessionContext.zone(session).getId)
+    val parsed = readOptions(options, session)
+    StreamOptions.checkScope(parsed, streaming = false)
     val scan = TableScan.open(
       paths(options),
-      zoned,
+      parsed,
       definedSchema,
       SessionContext.hadoopConf(session, options),
       SessionContext.zone(session),
@@ -60,6 +59,14 @@ private[sparkdrill] object DrillTable {
       ColumnParserRegistry.forSession(session)
     )
     new DrillTable(scan)
+  }
+
+  /** The options of a read, parsed and checked against the option table, with the session's time zone. */
+  def readOptions(options: CaseInsensitiveStringMap, session: SparkSession): ReaderOptions = {
+    val parsed = TableScan.parseOptions(options.asCaseSensitiveMap().asScala.toMap)
+    // Text timestamps are wall-clock times in the session's zone unless the read says otherwise.
+    if (parsed.isSet(CommonOptions.TimeZone)) parsed
+    else parsed.updated(CommonOptions.TimeZone, SessionContext.zone(session).getId)
   }
 
   /** `load(p)` gives `path`; `load(p1, p2)` gives `paths` as a JSON array. */

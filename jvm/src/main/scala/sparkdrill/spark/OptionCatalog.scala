@@ -3,14 +3,14 @@ package sparkdrill.spark
 import com.fasterxml.jackson.databind.ObjectMapper
 
 import sparkdrill.reader.OptionKind
-import sparkdrill.scan.ScanOptions
+import sparkdrill.scan.{ScanOptions, StreamOptions}
 
 /** The option table for other languages: `spark._jvm.sparkdrill.spark.OptionCatalog.json()` from Python,
   * whose typed reader is checked against it.
   */
 private[sparkdrill] object OptionCatalog {
 
-  /** A JSON array: per option its name, type, default (text or null), values (enumerations), aliases, doc. */
+  /** A JSON array: per option its name, type, default (text or null), values (enumerations), aliases, doc, scope (both, batch or stream). */
   def json(): String = {
     val mapper = new ObjectMapper()
     val array = mapper.createArrayNode()
@@ -26,6 +26,7 @@ private[sparkdrill] object OptionCatalog {
       else spec.kind.values.foldLeft(node.putArray("values"))(_.add(_))
       spec.aliases.foldLeft(node.putArray("aliases"))(_.add(_))
       node.put("doc", spec.doc)
+      node.put("scope", StreamOptions.scope(spec))
     }
     ScanOptions.catalog.prefixes.foreach { p =>
       val node = array.addObject()
@@ -35,6 +36,7 @@ private[sparkdrill] object OptionCatalog {
       node.putNull("values")
       node.putArray("aliases")
       node.put("doc", p.doc)
+      node.put("scope", "both")
     }
     mapper.writeValueAsString(array)
   }

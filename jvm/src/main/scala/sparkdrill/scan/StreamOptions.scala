@@ -1,0 +1,80 @@
+package sparkdrill.scan
+
+import sparkdrill.reader.{OptionSpec, ReaderOptions}
+import sparkdrill.reader.OptionKind._
+
+/** The options only a stream takes (SPEC 11): part of the one option table ([[ScanOptions.catalog]]), and
+  * refused on a batch read. They choose files and state, never what discovery finds in a file.
+  */
+private[sparkdrill] object StreamOptions {
+  val SchemaLocation: OptionSpec[String] = OptionSpec.optional(
+    "schemaLocation",
+    Text,
+    "a directory (any Hadoop file system) keeping the stream's schema versions; required without .schema(...)"
+  )
+  val IncludeExistingFiles: OptionSpec[Boolean] = OptionSpec(
+    "includeExistingFiles",
+    Bool,
+    true,
+    "false: files already there when the stream first starts are never read (stored with the stream's state)"
+  )
+  val MinFileAge: OptionSpec[Long] = OptionSpec(
+    "minFileAge",
+    Duration,
+    0L,
+    "a file is held back until its modification time is this far behind the listing (30s, 5m)"
+  )
+  val MaxFilesPerTrigger: OptionSpec[Int] =
+    OptionSpec("maxFilesPerTrigger", Int32, 1000, "at most this many files per micro-batch")
+  val MaxBytesPerTrigger: OptionSpec[Long] = OptionSpec(
+    "maxBytesPerTrigger",
+    Size,
+    10L << 30,
+    "at most about this many bytes per micro-batch (at least one file); with maxFilesPerTrigger, the first reached ends it"
+  )
+  val IncludeColumns: OptionSpec[String] = OptionSpec.optional(
+    "includeColumns",
+    Text,
+    "hidden columns a stream adds as ordinary ones, at the end: filename,lmt,_line"
+  )
+  val SchemaEvolutionMode: OptionSpec[String] = OptionSpec.optional(
+    "schemaEvolutionMode",
+    new Choice(Seq("addNewColumns", "rescue", "none", "failOnNewColumns", "addNewColumnsWithTypeWidening")),
+    "what a stream does with columns its schema lacks (docs/streaming.md); default addNewColumns, none with .schema(...)"
+  )
+
+  val all: Seq[OptionSpec[_]] = Seq(
+    SchemaLocation,
+    IncludeExistingFiles,
+    MinFileAge,
+    MaxFilesPerTrigger,
+    MaxBytesPerTrigger,
+    IncludeColumns,
+    SchemaEvolutionMode
+  )
+
+  private lazy val streamOnly: Set[String] = all.map(_.key).toSet
+
+  /** Options a stream refuses: none yet; a batch-only option goes here. */
+  private val batchOnly: Set[String] = Set.empty
+
+  /** Where an option applies: `both`, `batch` or `stream` (for other languages' option tables). */
+  def scope(spec: OptionSpec[_]): String =
+    if (streamOnly(spec.key)) "stream" else if (batchOnly(spec.key)) "batch" else "both"
+
+  /** A batch read given streaming-only options, or a stream given batch-only ones: an error naming them. */
+  def checkScope(options: ReaderOptions, streaming: Boolean): Unit = {
+    val wrong = if (streaming) batchOnly else streamOnly
+    val named = ScanOptions.catalog.options.filter(s => wrong(s.key) && options.isSet(s)).map(_.name)
+    if (named.nonEmpty) {
+      val (what, where) =
+        if (streaming) ("only a batch read takes", "spark.read")
+        else ("only a stream takes", "spark.readStream")
+      throw new IllegalArgumentException(
+        s"spark-drill: ${named.map(n => s"'$n'").mkString(", ")}: $what ${if (named.size == 1) "this option"
+          else "these options"} " +
+          "(use " + where + ".format(\"drill\"))"
+      )
+    }
+  }
+}

@@ -1,0 +1,175 @@
+package sparkdrill.spark.stream
+
+import org.apache.hadoop.conf.Configuration
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.types.{StructField, StructType}
+import org.apache.spark.sql.util.CaseInsensitiveStringMap
+
+import sparkdrill.reader.ReaderOptions
+import sparkdrill.scan.{FileLister, ScanFile, ScanOptions, StreamOptions, TableScan}
+import sparkdrill.scan.schema.ScanConfig
+import sparkdrill.spark.{DrillTable, ParallelDiscovery, SessionContext}
+import sparkdrill.spark.python.ColumnParserRegistry
+
+/** A stream as `load()` fixed it (SPEC 11, "Schema"): its one input path, its options, the schema version it
+  * reads under and the hidden columns `includeColumns` adds. Every micro-batch is planned from it.
+  *
+  * @param root the directory the input's files are listed from, qualified (state paths are relative to it)
+  * @param version the schema: the user's (`.schema(...)`, version -1) or one stored in `schemaLocation`
+  * @param include the hidden columns added as ordinary ones, at the end
+  */
+private[sparkdrill] final case class StreamDefinition(
+    path: String,
+    root: String,
+    options: ReaderOptions,
+    version: SchemaVersion,
+    include: Seq[StructField],
+    conf: Configuration
+) {
+
+  /** The stream's columns, as its DataFrame has them. */
+  val schema: StructType = StructType(version.schema.fields ++ include)
+
+  def definedByUser: Boolean = version.version < 0
+
+  /** Plans files of a micro-batch against this schema: discovery of just these files (through the discovery
+    * caches), resolution under the stream's data columns as a defined schema (types are frozen; columns the
+    * schema lacks are dropped and counted, or rescued), and a plan of `required` (the stream's columns, or
+    * fewer if Spark ever pushes a projection into a stream).
+    */
+  def tableOf(files: IndexedSeq[ScanFile], session: SparkSession): TableScan = {
+    // Headerless text without a schema has the one `columns` array: nothing to freeze, and a defined schema
+    // would bind its fields by position.
+    val defined = if (version.columnsArray) None else Some(version.dataSchema)
+    TableScan.fromFiles(
+      Seq(path),
+      files,
+      options.without(ScanOptions.Project),
+      defined,
+      conf,
+      ParallelDiscovery(session),
+      ColumnParserRegistry.forSession(session)
+    )
+  }
+}
+
+private[sparkdrill] object StreamDefinition {
+
+  /** What `spark.readStream.format("drill")...load(path)` builds: the schema from `.schema(...)`, else the
+    * newest version in `schemaLocation`, else discovery of the files there now, stored as version 0.
+    */
+  def load(options: CaseInsensitiveStringMap, defined: Option[StructType]): StreamDefinition = {
+    val session = SessionContext.active
+    val parsed = DrillTable.readOptions(options, session)
+    StreamOptions.checkScope(parsed, streaming = true)
+    val paths = DrillTable.paths(options)
+    if (paths.size != 1)
+      throw new IllegalArgumentException(
+        s"spark-drill: a stream reads one path (a directory or a glob), got ${paths.size}: ${paths.mkString(", ")}"
+      )
+    val path = paths.head
+    if (parsed(StreamOptions.MaxFilesPerTrigger) < 1)
+      throw new IllegalArgumentException(
+        s"spark-drill: option 'maxFilesPerTrigger' must be at least 1, got ${parsed(StreamOptions.MaxFilesPerTrigger)}"
+      )
+    val conf = SessionContext.hadoopConf(session, options)
+    val root = FileLister.rootOf(path, conf).toString
+    val version = defined match {
+      case Some(schema) => userVersion(schema, root)
+      case None =>
+        val location = parsed
+          .get(StreamOptions.SchemaLocation)
+          .getOrElse(
+            throw new IllegalArgumentException(
+              "spark-drill: a stream without a schema given with .schema(...) needs option 'schemaLocation': a " +
+                "directory where the stream keeps its schema versions (for example under the checkpoint: " +
+                "<checkpoint>/_schemas)"
+            )
+          )
+        SchemaVersions.newest(location, conf) match {
+          case Some(v) =>
+            if (v.inputPath != root)
+              throw new IllegalArgumentException(
+                s"spark-drill: schemaLocation $location belongs to the stream of ${v.inputPath}, not of $root: " +
+                  "each input path needs its own schemaLocation"
+              )
+            v
+          case None =>
+            val v = discovered(path, root, parsed, conf, session, location)
+            SchemaVersions.write(location, v, conf)
+            v
+        }
+    }
+    val include = includeColumns(parsed, version, defined)
+    StreamDefinition(path, root, parsed, version, include, conf)
+  }
+
+  private def userVersion(schema: StructType, root: String): SchemaVersion =
+    SchemaVersion(-1, schema, Nil, columnsArray = false, root, "", None, Nil, System.currentTimeMillis())
+
+  // Version 0: what a batch read of the files there now would give as `*`.
+  private def discovered(
+      path: String,
+      root: String,
+      options: ReaderOptions,
+      conf: Configuration,
+      session: SparkSession,
+      location: String
+  ): SchemaVersion = {
+    val zone = SessionContext.zone(session)
+    val all = TableScan.list(Seq(path), options.updated(ScanOptions.IgnoreMissingFiles, true), conf, zone)
+    val listed = StreamFiles.eligible(all, Seq(new org.apache.hadoop.fs.Path(location)), conf)
+    if (listed.isEmpty)
+      throw new IllegalArgumentException(
+        s"spark-drill: no files under $path to discover the stream's schema from: give one with .schema(...), " +
+          s"or start the stream once files are there (the schema is then kept in schemaLocation $location)"
+      )
+    val table = TableScan.fromFiles(
+      Seq(path),
+      listed,
+      options,
+      None,
+      conf,
+      ParallelDiscovery(session),
+      ColumnParserRegistry.forSession(session)
+    )
+    val perFile = table.resolved.output.filter(_.isPerFile).map(_.name)
+    SchemaVersion(
+      version = 0,
+      schema = table.schema,
+      perFileColumns = perFile,
+      columnsArray = table.columnsArray,
+      inputPath = root,
+      fingerprint = ScanOptions.discoveryFingerprint(options),
+      cause = None,
+      added = table.schema.fieldNames.toSeq,
+      writtenAtMillis = System.currentTimeMillis()
+    )
+  }
+
+  // `includeColumns`: file columns (SPEC 3) and `_line`/`_offset`, by their labels, as ordinary columns.
+  private def includeColumns(
+      options: ReaderOptions,
+      version: SchemaVersion,
+      defined: Option[StructType]
+  ): Seq[StructField] = {
+    val names =
+      options.get(StreamOptions.IncludeColumns).toSeq.flatMap(_.split(',')).map(_.trim).filter(_.nonEmpty)
+    val labels = ScanConfig.fromOptions(options, defined, Nil, byPosition = false).implicitLabels
+    names.map { name =>
+      val kind = labels
+        .kindOf(name)
+        .getOrElse(
+          throw new IllegalArgumentException(
+            s"spark-drill: option 'includeColumns' names '$name', which is not a hidden column; it takes " +
+              labels.all.map(_._1).mkString(", ")
+          )
+        )
+      if (version.schema.fieldNames.exists(_.equalsIgnoreCase(name)))
+        throw new IllegalArgumentException(
+          s"spark-drill: option 'includeColumns' names '$name', but the stream's schema has a column of that name"
+        )
+      StructField(labels.label(kind), kind.dataType, nullable = true)
+    }
+  }
+}

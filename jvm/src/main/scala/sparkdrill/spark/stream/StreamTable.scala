@@ -1,0 +1,50 @@
+package sparkdrill.spark.stream
+
+import java.util
+
+import org.apache.spark.sql.connector.catalog.{SupportsRead, Table, TableCapability}
+import org.apache.spark.sql.connector.read.{Scan, ScanBuilder, SupportsPushDownRequiredColumns}
+import org.apache.spark.sql.connector.read.streaming.MicroBatchStream
+import org.apache.spark.sql.types.StructType
+import org.apache.spark.sql.util.CaseInsensitiveStringMap
+
+/** The table `spark.readStream.format("drill").load(path)` reads: micro-batch reads only, and no metadata
+  * columns (Spark has none in streams: its analyzer would add them to a scan that never sees them), so
+  * `includeColumns` makes hidden columns ordinary ones.
+  */
+private[sparkdrill] final class StreamTable(val definition: StreamDefinition)
+    extends Table
+    with SupportsRead {
+  override def name(): String = s"drill stream ${definition.path}"
+
+  override def schema(): StructType = definition.schema
+
+  override def capabilities(): util.Set[TableCapability] = util.EnumSet.of(TableCapability.MICRO_BATCH_READ)
+
+  override def newScanBuilder(options: CaseInsensitiveStringMap): ScanBuilder = new StreamScanBuilder(
+    definition
+  )
+}
+
+/** Spark (4.0 to 4.3) never pushes anything into a streaming scan; if a later one pushes the columns it needs,
+  * the stream reads only those.
+  */
+private[sparkdrill] final class StreamScanBuilder(definition: StreamDefinition)
+    extends ScanBuilder
+    with SupportsPushDownRequiredColumns {
+  private var required: StructType = definition.schema
+
+  override def pruneColumns(requiredSchema: StructType): Unit = required = requiredSchema
+
+  override def build(): Scan = new StreamScan(definition, required)
+}
+
+private[sparkdrill] final class StreamScan(definition: StreamDefinition, required: StructType) extends Scan {
+  override def readSchema(): StructType = required
+
+  override def description(): String =
+    s"DrillStream[path=${definition.path}, columns=[${required.fieldNames.mkString(", ")}]]"
+
+  override def toMicroBatchStream(checkpointLocation: String): MicroBatchStream =
+    new DrillMicroBatchStream(definition, required, checkpointLocation)
+}
