@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -136,6 +137,53 @@ def test_standalone_cluster_matches_local_mode(tmp_path: Path) -> None:
     assert "('5', 'dee', '2025', 'events.csv')" in result.group(1)
     executors = re.search(r"^EXECUTORS (\d+)$", on_cluster, re.M)
     assert executors is not None and int(executors.group(1)) >= 2, "driver plus a worker's executor"
+
+
+STREAM_APP = """
+import json, sys
+from pyspark.sql import SparkSession
+spark = SparkSession.builder.getOrCreate()
+spark.sparkContext.setLogLevel("ERROR")
+src, chk, out = sys.argv[1:4]
+stream = (spark.readStream.format("drill").option("header", "true").option("inferTypes", "true")
+          .option("schemaLocation", chk + "/_schemas").option("maxFilesPerTrigger", "2").load(src))
+query = (stream.writeStream.format("parquet").option("checkpointLocation", chk)
+         .trigger(availableNow=True).start(out))
+assert query.awaitTermination(300), "the stream did not end"
+assert query.exception() is None, str(query.exception())
+progress = [p if isinstance(p, dict) else json.loads(p.json) for p in query.recentProgress]
+columns = ["id", "user", "duration_ms", "dir0", "dir1"]
+batch = spark.read.format("drill").option("header", "true").option("inferTypes", "true").load(src)
+print("EXECUTORS", spark.sparkContext._jsc.sc().getExecutorMemoryStatus().size())
+print("ROWS", [p["numInputRows"] for p in progress if p["numInputRows"]])
+print("STATE", spark.read.format("drill-state").load(chk).count())
+print("SINK", sorted(tuple(r) for r in spark.read.parquet(out).select(columns).collect()))
+print("BATCH", sorted(tuple(r) for r in batch.select(columns).collect()))
+spark.stop()
+"""
+
+
+@pytest.mark.cluster
+def test_an_available_now_stream_on_the_cluster_equals_a_batch_read(tmp_path: Path) -> None:
+    # The executors read the files and write the Parquet files; the driver keeps the stream's state.
+    landing = tmp_path / "landing"
+    shutil.copytree(SAMPLES, landing)
+    chk, out = tmp_path / "chk", tmp_path / "out"
+    with _standalone_cluster(tmp_path) as (master_url, _):
+        on_cluster = _submit(tmp_path, master_url, STREAM_APP, str(landing), str(chk), str(out))
+    found = {
+        k: re.search(rf"^{k} (.*)$", on_cluster, re.M)
+        for k in ("EXECUTORS", "ROWS", "STATE", "SINK", "BATCH")
+    }
+    assert all(found.values()), on_cluster
+    lines = {k: m.group(1) for k, m in found.items() if m is not None}
+    assert int(lines["EXECUTORS"]) >= 2, "driver plus a worker's executor"
+    rows = [int(n) for n in lines["ROWS"].strip("[]").split(",")]
+    assert len(rows) == 2 and sum(rows) == 6, f"four files, two a micro-batch: {rows}"
+    assert lines["STATE"] == "4", "the state lists the four files read"
+    assert lines["SINK"] == lines["BATCH"], on_cluster
+    assert "(5, 'dee', None, '2025', None)" in lines["SINK"]
+    assert (chk / "sources" / "0" / "drill" / "metadata.json").exists()
 
 
 KILL_APP = """

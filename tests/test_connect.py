@@ -73,6 +73,37 @@ except RuntimeError as e:
 report = sd.describe(spark, samples, header=True).where("column = 'duration_ms'").collect()
 seen["describe"] = [[r.file.split("logs/")[-1], r.file_type, r.seen_in] for r in report]
 
+# A stream through sd.read_stream: AvailableNow into Parquet files, compared with a batch read.
+import shutil
+import tempfile
+
+work = tempfile.mkdtemp(dir=os.getcwd())
+landing, chk, out = (os.path.join(work, d) for d in ("landing", "chk", "out"))
+shutil.copytree(samples, landing)
+try:
+    stream = sd.read_stream(
+        spark, landing, header=True, infer_types=True, schema_location=os.path.join(chk, "_schemas"),
+        max_files_per_trigger=2,
+    )
+    query = (
+        stream.writeStream.format("parquet").option("checkpointLocation", chk)
+        .trigger(availableNow=True).start(out)
+    )
+    ended = query.awaitTermination(300)
+    failure = query.exception()
+    columns = ["id", "user", "duration_ms", "dir0", "dir1"]
+    seen["stream"] = {
+        "streaming": stream.isStreaming,
+        "ended": ended,
+        "error": None if failure is None else str(failure)[:3000],
+        "batches": len([p for p in query.recentProgress if p.numInputRows]),
+        "sink": sorted(list(r) for r in spark.read.parquet(out).select(columns).collect()),
+        "batch": sorted(list(r) for r in sd.read(spark, landing, header=True, infer_types=True)
+                        .select(columns).collect()),
+    }
+except Exception as e:
+    seen["stream"] = {"error": f"{type(e).__name__}: {e}"[:3000]}
+
 from py4j import java_gateway
 
 seen["py4j_hook"] = bool(getattr(java_gateway.get_return_value, "__spark_drill__", False))
@@ -204,6 +235,15 @@ def test_column_parsers_fail_at_once_under_connect(seen: dict[str, Any]) -> None
 
 def test_describe_works_under_connect(seen: dict[str, Any]) -> None:
     assert seen["describe"] == [["2024/02/events.csv", "string", "header"]]
+
+
+def test_a_stream_under_connect_through_read_stream(seen: dict[str, Any]) -> None:
+    stream = seen["stream"]
+    assert stream["error"] is None, stream["error"]
+    assert stream["streaming"] and stream["ended"]
+    assert stream["batches"] == 2, "four files, two a micro-batch"
+    assert stream["sink"] == stream["batch"]
+    assert [5, "dee", None, "2025", None] in stream["sink"] and len(stream["sink"]) == 6
 
 
 def test_the_helpers_leave_py4j_alone(seen: dict[str, Any]) -> None:
