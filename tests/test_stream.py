@@ -44,7 +44,7 @@ def test_files_added_between_triggers_arrive_in_the_next_micro_batch(
     try:
         assert keyed(wait_rows(spark, query, "arrivals", 2)) == [(1, "ann"), (2, "bob")]
         put(src, "b.csv", csv("id,name", "3,cy"), OLD + 1)
-        put(src, "sub/c.csv", csv("name,id", "dee,4"), OLD + 2)  # columns by name, not position
+        put(src, "c.csv", csv("name,id", "dee,4"), OLD + 2)  # columns by name, not position
         rows = wait_rows(spark, query, "arrivals", 4)
         assert keyed(rows) == [(1, "ann"), (2, "bob"), (3, "cy"), (4, "dee")]
     finally:

@@ -18,6 +18,7 @@ from spark_drill._parsers import (
 )
 from spark_drill._read_stream import read_stream
 from spark_drill._reader import read
+from spark_drill._run_stream import run_stream
 from spark_drill._session import CATALOG_CLASS, FORMAT, configure, ensure_loaded, session
 
 __version__ = "0.1.0"
@@ -39,5 +40,6 @@ __all__ = [
     "read",
     "read_stream",
     "register_column_parser",
+    "run_stream",
     "session",
 ]

@@ -24,11 +24,12 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import Any, TextIO
 
-from pyspark.sql import SparkSession
+from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql.streaming.query import StreamingQuery
 
 from spark_drill._cli_output import fit_format
 from spark_drill._read_stream import read_stream
+from spark_drill._run_stream import run_stream
 
 # The default schemaLocation: under the checkpoint, so one directory holds all of the stream's state.
 SCHEMAS_DIR = "_schemas"
@@ -73,18 +74,30 @@ def ingest(
     is there now (`every` None: Trigger.AvailableNow), or every `every` until SIGINT or SIGTERM, which stop
     the query cleanly. CSV gets a header line and nested values as JSON text, as `convert` writes it. Raises
     what the query failed with, after printing the lines of the batches it committed."""
-    stream = read_stream(spark, src, options=stream_options(opts, checkpoint))
-    writer = fit_format(stream, to).writeStream.format(to).option("checkpointLocation", checkpoint)
-    if to == "csv":
-        writer = writer.option("header", "true")
-    if every is None:
-        writer = writer.trigger(availableNow=True)
-    else:
-        writer = writer.trigger(processingTime=f"{every // dt.timedelta(milliseconds=1)} milliseconds")
     lines = BatchLines(err if err is not None else sys.stderr)
-    with stop_requested() as stop:
+
+    def build() -> DataFrame:
+        return read_stream(spark, src, options=stream_options(opts, checkpoint))
+
+    def start(stream: DataFrame) -> StreamingQuery:
+        writer = fit_format(stream, to).writeStream.format(to).option("checkpointLocation", checkpoint)
+        if to == "csv":
+            writer = writer.option("header", "true")
+        if every is None:
+            writer = writer.trigger(availableNow=True)
+        else:
+            writer = writer.trigger(processingTime=f"{every // dt.timedelta(milliseconds=1)} milliseconds")
         query = writer.start(out)
         watch(query, lines, stop)
+        return query
+
+    def changed(message: str) -> None:
+        print(f"spark-drill: {message}", file=lines.out, flush=True)
+
+    # Files with new columns stop the query after the batch before them, with a new schema version: the
+    # stream is built again and goes on from the same checkpoint (one line on stderr per change).
+    with stop_requested() as stop:
+        run_stream(build, start, max_schema_changes=MAX_SCHEMA_CHANGES, on_schema_change=changed)
 
 
 def watch(query: StreamingQuery, lines: BatchLines, stop: threading.Event) -> None:
@@ -101,6 +114,9 @@ def watch(query: StreamingQuery, lines: BatchLines, stop: threading.Event) -> No
         # failure included.
         lines.show_all(query.recentProgress)
 
+
+# Schema changes one run goes through before it fails (each is a new version and a restart of the query).
+MAX_SCHEMA_CHANGES = 100
 
 # Seconds a stop request waits for the micro-batch under way to finish.
 STOP_GRACE_SECONDS = 30
@@ -123,7 +139,7 @@ class BatchLines:
     from the checkpoint goes on from the last id), so the last printed id is all there is to remember."""
 
     def __init__(self, out: TextIO) -> None:
-        self._out = out
+        self.out = out
         self._last: int | None = None
 
     def show(self, query: StreamingQuery) -> None:
@@ -138,7 +154,7 @@ class BatchLines:
         for progress in sorted(progresses, key=lambda p: int(p["batchId"])):
             if self._is_new(progress) and ran_a_batch(progress):
                 self._last = int(progress["batchId"])
-                print(batch_line(progress), file=self._out, flush=True)
+                print(batch_line(progress), file=self.out, flush=True)
 
     def _is_new(self, progress: Mapping[str, Any]) -> bool:
         return self._last is None or int(progress["batchId"]) > self._last

@@ -72,6 +72,13 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
   private val corruptWriter: ColumnWriter = bad.corrupt
   private val rescuedWriter: ColumnWriter =
     options.get(CommonOptions.RescuedDataColumn).flatMap(writer.find).filter(_.isProjected).orNull
+  // Header columns the table has no column for (under a defined or strict schema, or a stream's frozen one):
+  // their values go to the rescued-data column with the fields past the header.
+  private val unknownFields: Array[Int] =
+    if (rescuedWriter == null || !settings.header || positional) Array.emptyIntArray
+    else readerSchema.fields.indices.filterNot(i => negotiator.isTableColumn(readerSchema(i).name)).toArray
+  // This record's fields whose value did not convert to their column's type (kept in the rescued column).
+  private val unconverted = scala.collection.mutable.ArrayBuffer.empty[Int]
   private val anyConverted = converters.exists(_ != null) || columnsWriter != null || rescuedWriter != null
   // `columns[n]`: only the listed elements are kept; the others are empty strings up to the largest index.
   private val columnsIndexes: Array[Boolean] =
@@ -251,6 +258,7 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
     val bound = converters.length
     val bytes = parser.bytes
     var badValue = false
+    if (rescuedWriter != null) unconverted.clear()
     if (rowFilter != null) {
       // The filter's fields first, a short row's missing ones included. A record that fails the filter is not
       // converted further, so a bad value in its other fields is never seen (as for an unprojected column).
@@ -286,10 +294,11 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
       if (c != null) c.writeMissing()
       i += 1
     }
-    if (n > bound && bound > 0) {
-      if (rescuedWriter != null) rescuedWriter.setString(CommonOptions.capText(rescued(bound, n), options))
-      else negotiator.countDropped((n - bound).toLong)
-    }
+    val extra = n > bound && bound > 0
+    if (rescuedWriter != null) {
+      if (extra || unconverted.nonEmpty || unknownFields.exists(_ < n))
+        rescuedWriter.setString(CommonOptions.capText(rescued(if (extra) bound else n, n), options))
+    } else if (extra) negotiator.countDropped((n - bound).toLong)
     if (badValue) bad.keepRaw(parser.rawRecord)
     true
   }
@@ -308,13 +317,21 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
         option = ParseMode.advice(mode)
       )
     )
-    if (keep) { if (field.nullable) c.writer.setNull() else TextConverter.zeroWriter(field)(c.writer) }
+    if (keep) {
+      if (field.nullable) c.writer.setNull() else TextConverter.zeroWriter(field)(c.writer)
+      if (rescuedWriter != null) unconverted += i // kept as text in the rescued-data column, not lost
+    }
     keep
   }
 
-  /** Fields past the header as a JSON object keyed by `column_N` (N 1-based), with the file and line. */
+  /** The values of header columns the table lacks and of fields that did not convert (by name), and of the
+    * fields past the header (`from` to `until`, keyed by `column_N`, N 1-based), as a JSON object with the
+    * file and line.
+    */
   private def rescued(from: Int, until: Int): String = {
     val json = TextBatchReader.json.createObjectNode()
+    unknownFields.foreach(i => if (i < until) json.put(readerSchema(i).name, parser.field(i)))
+    unconverted.foreach(i => json.put(readerSchema(i).name, parser.field(i)))
     (from until until).foreach(i => json.put(s"column_${i + 1}", parser.field(i)))
     json.put("_file", errors.path)
     if (blocks == null) json.put("_line", parser.recordLine)

@@ -15,7 +15,8 @@ import org.apache.spark.util.SerializableConfiguration
 import org.slf4j.LoggerFactory
 
 import sparkdrill.scan.{FormatRegistry, QueryPlan, ScanFile, ScanOptions, StreamOptions, TableScan}
-import sparkdrill.spark.{DrillInputPartition, DrillReaderFactory, SessionContext}
+import sparkdrill.scan.cache.CachedDiscovery
+import sparkdrill.spark.{DrillInputPartition, DrillReaderFactory, ParallelDiscovery, SessionContext}
 
 /** The stream of one started query (SPEC 11): each trigger lists the input, takes the files no micro-batch has
   * taken (oldest first, within the limits), writes them to the source's file log under the checkpoint and
@@ -48,6 +49,21 @@ private[sparkdrill] final class DrillMicroBatchStream(
   // The query's checkpoint (two levels above the source's) and the schema versions are never input.
   private val ownDirs: Seq[Path] = Option(checkpointPath.getParent).flatMap(p => Option(p.getParent)).toSeq ++
     options.get(StreamOptions.SchemaLocation).map(new Path(_))
+
+  private val mode = definition.evolutionMode
+
+  // A DataFrame built on an older version than schemaLocation holds would read new files under the old
+  // schema: refused before the query takes the lease or reads anything.
+  if (!definition.definedByUser)
+    options.get(StreamOptions.SchemaLocation).flatMap(SchemaVersions.newest(_, conf)).foreach { newest =>
+      if (newest.version > definition.version.version)
+        throw new StreamSchemaException(
+          StreamSchemaException.Stale,
+          s"this streaming DataFrame was built on schema version ${definition.version.version}, but " +
+            s"schemaLocation ${options.get(StreamOptions.SchemaLocation).get} holds version ${newest.version}: " +
+            "build the DataFrame again (spark.readStream...load(), or sd.read_stream) and start the query from it"
+        )
+    }
 
   private val state = StreamState.open(StreamState.dirFor(checkpointPath), root, includeExisting, conf)
 
@@ -112,7 +128,14 @@ private[sparkdrill] final class DrillMicroBatchStream(
       else if (now - f.modificationTime < minFileAge) heldBack += 1
       else fresh += f
     }
-    val (taken, rest) = StreamFiles.admit(fresh.toSeq, filesLimit, bytesLimit)
+    val (admitted, left) = StreamFiles.admit(fresh.toSeq, filesLimit, bytesLimit)
+    // The schema barrier: a micro-batch ends before the first file with columns the schema lacks.
+    val cut = if (EvolutionMode.watches(mode)) firstChange(admitted.toIndexedSeq) else None
+    val (taken, rest) = cut match {
+      case Some((0, changes)) => stopFor(changes)
+      case Some((i, _)) => (admitted.take(i), admitted.drop(i) ++ left)
+      case None => (admitted, left)
+    }
     metricsNow.heldBack = heldBack
     metricsNow.outstanding(rest)
     if (taken.isEmpty) {
@@ -124,6 +147,48 @@ private[sparkdrill] final class DrillMicroBatchStream(
       lastOffset = next
       StreamOffset(next)
     }
+  }
+
+  // The first of `files` (in admission order) that brings columns the schema lacks, and what each file from
+  // it on brings. Discovery goes through the session's cache, which the micro-batch's planning then hits.
+  private def firstChange(files: IndexedSeq[ScanFile]): Option[(Int, Seq[FileChange])] = {
+    val readOptions = options.without(ScanOptions.Project)
+    val (schemas, _) = CachedDiscovery.discover(files, readOptions, conf, ParallelDiscovery(session))
+    val widening = mode == EvolutionMode.WithTypeWidening
+    val changes = files.indices.flatMap { i =>
+      schemas(i)
+        .flatMap(s => SchemaChanges.of(definition.version, files(i), s, readOptions, widening))
+        .map(i -> _)
+    }
+    changes.headOption.map { case (i, _) => i -> changes.map(_._2) }
+  }
+
+  // The trigger's first file brings new columns: stop the query, after writing the next version when the
+  // mode evolves the schema (existing columns keep their types; new ones follow, first seen first).
+  private def stopFor(changes: Seq[FileChange]): Nothing = {
+    val first = changes.head
+    val names = first.names.mkString(", ")
+    if (!EvolutionMode.evolves(mode))
+      throw new StreamSchemaException(
+        StreamSchemaException.NewColumns,
+        s"${first.file.displayPath} has columns the stream's schema lacks: $names. schemaEvolutionMode=$mode " +
+          "stops here and keeps the schema: give a schema that has them (.schema(...), or a new version in " +
+          "schemaLocation) or move the file away, then restart"
+      )
+    val location = options.get(StreamOptions.SchemaLocation).get
+    val next = SchemaChanges.next(definition.version, changes, ScanOptions.discoveryFingerprint(options))
+    // A restart after a crash between this write and the stop finds the version already there.
+    val written = SchemaVersions.newest(location, conf).filter(_.version >= next.version).getOrElse {
+      SchemaVersions.write(location, next, conf)
+      next
+    }
+    throw new StreamSchemaException(
+      StreamSchemaException.Changed,
+      s"the stream's schema changed: ${first.file.displayPath} brings $names. Version ${written.version} " +
+        s"(adding ${written.added.mkString(", ")}) is in schemaLocation $location, after version " +
+        s"${definition.version.version}. Build the DataFrame again and restart the query from the same " +
+        "checkpoint (sd.run_stream does both): it goes on from that file, with the new columns"
+    )
   }
 
   override def reportLatestOffset(): Offset = StreamOffset(lastOffset, Some(metricsNow.outstandingFiles))
@@ -141,7 +206,9 @@ private[sparkdrill] final class DrillMicroBatchStream(
     val table = definition.tableOf(files, session)
     val plan = table.plan(required, Nil, Long.MaxValue, SessionContext.splitSettings(session))
     metricsNow.discoveryMillis = table.times.discoveryMillis
-    metricsNow.newColumnsIgnored += table.reports.map(_.dropped.size).sum
+    // Spark may plan a micro-batch more than once: its columns are counted once.
+    if (!current.exists { case (f, t, _) => f == from && t == to })
+      metricsNow.newColumnsIgnored += table.reports.map(_.dropped.size).sum
     current = Some((from, to, plan))
     plan.tasks.zipWithIndex.map { case (tasks, i) => DrillInputPartition(i, tasks): InputPartition }
   }

@@ -141,16 +141,32 @@ private[stream] object Lease {
     * Spark 3.5 targets Java 8; None there (only the renewal time then tells a dead holder).
     */
   def processAlive(pid: Long): Option[Boolean] =
+    if (zombie(pid)) Some(false)
+    else
+      try {
+        val handle = Class.forName("java.lang.ProcessHandle")
+        val found = handle.getMethod("of", java.lang.Long.TYPE).invoke(null, Long.box(pid))
+        val optional = found.asInstanceOf[java.util.Optional[AnyRef]]
+        if (!optional.isPresent) Some(false)
+        else Some(handle.getMethod("isAlive").invoke(optional.get).asInstanceOf[Boolean])
+      } catch {
+        case NonFatal(_) => None
+        case _: LinkageError => None
+      }
+
+  /** A process killed but not yet reaped by its parent (a supervisor that restarts a job before it waits for
+    * the old one): ProcessHandle calls it alive, Linux's /proc says `Z`. False where there is no /proc.
+    */
+  private def zombie(pid: Long): Boolean =
     try {
-      val handle = Class.forName("java.lang.ProcessHandle")
-      val found = handle.getMethod("of", java.lang.Long.TYPE).invoke(null, Long.box(pid))
-      val optional = found.asInstanceOf[java.util.Optional[AnyRef]]
-      if (!optional.isPresent) Some(false)
-      else Some(handle.getMethod("isAlive").invoke(optional.get).asInstanceOf[Boolean])
-    } catch {
-      case NonFatal(_) => None
-      case _: LinkageError => None
-    }
+      val stat = new String(
+        java.nio.file.Files.readAllBytes(java.nio.file.Paths.get(s"/proc/$pid/stat")),
+        java.nio.charset.StandardCharsets.US_ASCII
+      )
+      // `pid (command) S ...`: the state follows the command's closing parenthesis (a command may hold any).
+      val close = stat.lastIndexOf(')')
+      close > 0 && stat.length > close + 2 && stat.charAt(close + 2) == 'Z'
+    } catch { case NonFatal(_) => false }
 
   def readOwner(fs: FileSystem, path: Path): Option[LeaseOwner] =
     try {

@@ -33,6 +33,9 @@ private[sparkdrill] final case class SchemaVersion(
     writtenAtMillis: Long
 ) {
 
+  /** The user's `.schema(...)` (version -1), not a version kept in `schemaLocation`. */
+  def definedByUser: Boolean = version < 0
+
   /** The data columns: what a micro-batch reads from its files under this schema. */
   def dataSchema: StructType = {
     val perFile = perFileColumns.map(_.toLowerCase(java.util.Locale.ROOT)).toSet
@@ -49,12 +52,21 @@ private[sparkdrill] object SchemaVersions {
 
   /** The newest version in `dir`, if any. */
   def newest(dir: String, conf: Configuration): Option[SchemaVersion] = {
+    val numbers = versionNumbers(dir, conf)
+    if (numbers.isEmpty) None else Some(read(new Path(dir, s"${numbers.max}.json"), conf))
+  }
+
+  /** Every version in `dir`, oldest first. */
+  def all(dir: String, conf: Configuration): Seq[SchemaVersion] =
+    versionNumbers(dir, conf).sorted.map(n => read(new Path(dir, s"$n.json"), conf))
+
+  private def versionNumbers(dir: String, conf: Configuration): Seq[Int] = {
     val path = new Path(dir)
-    val fs = path.getFileSystem(conf)
-    val numbers =
-      try fs.listStatus(path).toSeq.map(_.getPath.getName).collect { case Name(n) => n.toInt }
-      catch { case _: FileNotFoundException => Nil }
-    if (numbers.isEmpty) None else Some(read(new Path(path, s"${numbers.max}.json"), conf))
+    try
+      path.getFileSystem(conf).listStatus(path).toSeq.map(_.getPath.getName).collect { case Name(n) =>
+        n.toInt
+      }
+    catch { case _: FileNotFoundException => Nil }
   }
 
   /** Writes `v` as the next version in `dir`; fails when that version is already there. */

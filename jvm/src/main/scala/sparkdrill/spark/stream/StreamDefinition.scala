@@ -5,7 +5,7 @@ import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.types.{StructField, StructType}
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
-import sparkdrill.reader.ReaderOptions
+import sparkdrill.reader.{CommonOptions, ReaderOptions}
 import sparkdrill.scan.{FileLister, ScanFile, ScanOptions, StreamOptions, TableScan}
 import sparkdrill.scan.schema.ScanConfig
 import sparkdrill.spark.{DrillTable, ParallelDiscovery, SessionContext}
@@ -30,7 +30,10 @@ private[sparkdrill] final case class StreamDefinition(
   /** The stream's columns, as its DataFrame has them. */
   val schema: StructType = StructType(version.schema.fields ++ include)
 
-  def definedByUser: Boolean = version.version < 0
+  def definedByUser: Boolean = version.definedByUser
+
+  /** `schemaEvolutionMode`, or its default for this stream. */
+  val evolutionMode: String = EvolutionMode.of(options, definedByUser)
 
   /** Plans files of a micro-batch against this schema: discovery of just these files (through the discovery
     * caches), resolution under the stream's data columns as a defined schema (types are frozen; columns the
@@ -60,14 +63,15 @@ private[sparkdrill] object StreamDefinition {
     */
   def load(options: CaseInsensitiveStringMap, defined: Option[StructType]): StreamDefinition = {
     val session = SessionContext.active
-    val parsed = DrillTable.readOptions(options, session)
-    StreamOptions.checkScope(parsed, streaming = true)
+    val readOptions = DrillTable.readOptions(options, session)
+    StreamOptions.checkScope(readOptions, streaming = true)
     val paths = DrillTable.paths(options)
     if (paths.size != 1)
       throw new IllegalArgumentException(
         s"spark-drill: a stream reads one path (a directory or a glob), got ${paths.size}: ${paths.mkString(", ")}"
       )
     val path = paths.head
+    val parsed = withEvolutionMode(readOptions, defined.isDefined)
     if (parsed(StreamOptions.MaxFilesPerTrigger) < 1)
       throw new IllegalArgumentException(
         s"spark-drill: option 'maxFilesPerTrigger' must be at least 1, got ${parsed(StreamOptions.MaxFilesPerTrigger)}"
@@ -103,6 +107,26 @@ private[sparkdrill] object StreamDefinition {
     val include = includeColumns(parsed, version, defined)
     StreamDefinition(path, root, parsed, version, include, conf)
   }
+
+  // `rescue` keeps unknown columns in the rescued-data column, which the schema then has (SPEC 11). A defined
+  // schema is the user's: the stream cannot write new versions of it.
+  private def withEvolutionMode(options: ReaderOptions, defined: Boolean): ReaderOptions =
+    EvolutionMode.of(options, defined) match {
+      case EvolutionMode.Rescue if !options.isSet(CommonOptions.RescuedDataColumn) =>
+        options.updated(CommonOptions.RescuedDataColumn, "_rescued_data")
+      case mode if options.isSet(ScanOptions.Project) && EvolutionMode.evolves(mode) =>
+        throw new IllegalArgumentException(
+          s"spark-drill: schemaEvolutionMode=$mode adds columns, but option 'project' lists the stream's columns: " +
+            "add them to the list (a new DataFrame), or choose none, rescue or failOnNewColumns"
+        )
+      case mode if defined && EvolutionMode.evolves(mode) =>
+        throw new IllegalArgumentException(
+          s"spark-drill: schemaEvolutionMode=$mode evolves a schema the stream keeps in schemaLocation, not one " +
+            "given with .schema(...): drop .schema(...) and set schemaLocation, or choose none, rescue or " +
+            "failOnNewColumns"
+        )
+      case _ => options
+    }
 
   private def userVersion(schema: StructType, root: String): SchemaVersion =
     SchemaVersion(-1, schema, Nil, columnsArray = false, root, "", None, Nil, System.currentTimeMillis())
