@@ -21,50 +21,56 @@ def one_line(e: object) -> str:
     return " ".join(str(e).split())
 
 
-trigger, max_files, seconds = sys.argv[1:4]
-streams = [sys.argv[i : i + 3] for i in range(4, len(sys.argv), 3)]
-spark = sd.session(
-    master="local[1]",
-    app_name="spark-drill-stream-child",
-    **{
-        "spark.ui.enabled": "false",
-        "spark.ui.showConsoleProgress": "false",
-        "spark.sql.shuffle.partitions": "1",
-        "spark.sql.session.timeZone": "UTC",
-        "spark.driver.host": "127.0.0.1",
-        "spark.driver.bindAddress": "127.0.0.1",
-    },
-)
-spark.sparkContext.setLogLevel("ERROR")
-print(f"JVM {spark._jvm.java.lang.ProcessHandle.current().pid()}", flush=True)
-queries = []
-for i, (src, checkpoint, out) in enumerate(streams):
+def main() -> None:
+    trigger, max_files, seconds = sys.argv[1:4]
+    streams = [sys.argv[i : i + 3] for i in range(4, len(sys.argv), 3)]
+    spark = sd.session(
+        master="local[1]",
+        app_name="spark-drill-stream-child",
+        **{
+            "spark.ui.enabled": "false",
+            "spark.ui.showConsoleProgress": "false",
+            "spark.sql.shuffle.partitions": "1",
+            "spark.sql.session.timeZone": "UTC",
+            "spark.driver.host": "127.0.0.1",
+            "spark.driver.bindAddress": "127.0.0.1",
+        },
+    )
+    spark.sparkContext.setLogLevel("ERROR")
+    print(f"JVM {spark._jvm.java.lang.ProcessHandle.current().pid()}", flush=True)
+    queries = []
+    for i, (src, checkpoint, out) in enumerate(streams):
+        try:
+            stream = (
+                spark.readStream.format("drill")
+                .option("header", "true")
+                .option("inferTypes", "true")
+                .option("schemaLocation", f"{checkpoint}/_schemas")
+                .option("maxFilesPerTrigger", max_files)
+                .load(src)
+            )
+            query = (
+                stream.writeStream.format("parquet")
+                .option("checkpointLocation", checkpoint)
+                .trigger(processingTime=trigger)
+                .start(out)
+            )
+        except Exception as e:
+            print(f"FAILED {i} {one_line(e)}", flush=True)
+            sys.exit(1)
+        queries.append(query)
+        print(f"RUNNING {i}", flush=True)
     try:
-        stream = (
-            spark.readStream.format("drill")
-            .option("header", "true")
-            .option("inferTypes", "true")
-            .option("schemaLocation", f"{checkpoint}/_schemas")
-            .option("maxFilesPerTrigger", max_files)
-            .load(src)
-        )
-        query = (
-            stream.writeStream.format("parquet")
-            .option("checkpointLocation", checkpoint)
-            .trigger(processingTime=trigger)
-            .start(out)
-        )
+        spark.streams.awaitAnyTermination(float(seconds))
     except Exception as e:
-        print(f"FAILED {i} {one_line(e)}", flush=True)
+        failed = [i for i, q in enumerate(queries) if q.exception() is not None]
+        print(f"FAILED {failed[0] if failed else '?'} {one_line(e)}", flush=True)
         sys.exit(1)
-    queries.append(query)
-    print(f"RUNNING {i}", flush=True)
-try:
-    spark.streams.awaitAnyTermination(float(seconds))
-except Exception as e:
-    failed = [i for i, q in enumerate(queries) if q.exception() is not None]
-    print(f"FAILED {failed[0] if failed else '?'} {one_line(e)}", flush=True)
-    sys.exit(1)
-for query in queries:
-    query.stop()
-spark.stop()
+    for query in queries:
+        query.stop()
+    spark.stop()
+
+
+# Only as a script: pytest's --doctest-modules imports every module under tests/.
+if __name__ == "__main__":
+    main()

@@ -92,7 +92,9 @@ def test_the_option_table_reaches_python(spark: SparkSession) -> None:
         "values": None,
         "aliases": [],
         "doc": "rows per batch",
+        "scope": "both",
     }
+    assert by_name["maxFilesPerTrigger"]["scope"] == "stream"
     assert by_name["quote"]["default"] == '"'
     assert all(o["doc"] for o in table)
 

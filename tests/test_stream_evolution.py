@@ -3,14 +3,15 @@ versions kept in schemaLocation, with no row lost or written under the wrong sch
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 import time
 from pathlib import Path
 
 import pytest
-from pyspark.sql import DataFrame, SparkSession
 from pyspark.errors import StreamingQueryException
+from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql.streaming.query import StreamingQuery
 
 import spark_drill as sd
@@ -38,10 +39,8 @@ def start(df: DataFrame, chk: Path, out: Path, fmt: str = "parquet") -> Streamin
 def run(df: DataFrame, chk: Path, out: Path) -> tuple[StreamingQuery, str | None]:
     """Runs to the end; returns the query and its error's text (None when it ended cleanly)."""
     query = start(df, chk, out)
-    try:
+    with contextlib.suppress(StreamingQueryException):  # read below, as the query keeps it
         assert query.awaitTermination(QUERY_TIMEOUT_S), "the stream did not end"
-    except StreamingQueryException:
-        pass  # read below, as the query keeps it
     error = query.exception()
     return query, None if error is None else str(error)
 
