@@ -681,7 +681,13 @@ def markdown(results: dict[str, Any]) -> str:
             "",
         ]
         lines += [*plan_table(plans), ""]
+        restarts = {e: len(plans[-1][e].get("restart_runs", [])) for e in ENGINES}
         lines += ["## Restart", "", *restart_table(plans), ""]
+        lines += [
+            f"spark-drill: median of {restarts['spark-drill']} restarts; Spark: {restarts['spark']} (the "
+            "restart of its file source takes tens of seconds at these sizes, and no target is about it).",
+            "",
+        ]
     if plans or state:
         lines += ["## State", "", *state_table(plans, state), ""]
     if rows:
