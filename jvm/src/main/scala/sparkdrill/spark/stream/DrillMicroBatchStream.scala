@@ -45,6 +45,7 @@ private[sparkdrill] final class DrillMicroBatchStream(
   private val minFileAge = options(StreamOptions.MinFileAge)
   private val includeExisting = options(StreamOptions.IncludeExistingFiles)
 
+  private val relative = new StreamPaths.Relative(root)
   private val checkpointPath = new Path(checkpoint)
   // The query's checkpoint (two levels above the source's) and the schema versions are never input.
   private val ownDirs: Seq[Path] = Option(checkpointPath.getParent).flatMap(p => Option(p.getParent)).toSeq ++
@@ -115,7 +116,7 @@ private[sparkdrill] final class DrillMicroBatchStream(
     val fresh = mutable.ArrayBuffer.empty[ScanFile]
     var heldBack = 0
     listed.foreach { f =>
-      val key = StreamState.relativize(root, f.path)
+      val key = relative(f.path)
       if (state.contains(key)) {
         if (state.changedSinceRead(key, f.length, f.modificationTime)) {
           metricsNow.changedAfterRead += 1
@@ -194,7 +195,7 @@ private[sparkdrill] final class DrillMicroBatchStream(
   override def reportLatestOffset(): Offset = StreamOffset(lastOffset, Some(metricsNow.outstandingFiles))
 
   override def prepareForTriggerAvailableNow(): Unit =
-    availableNow = Some(listEligible().map(f => StreamState.relativize(root, f.path)).toSet)
+    availableNow = Some(listEligible().map(f => relative(f.path)).toSet)
 
   override def planInputPartitions(start: Offset, end: Offset): Array[InputPartition] = {
     val (from, to) = (StreamOffset.of(start).batch, StreamOffset.of(end).batch)
@@ -263,7 +264,7 @@ private[sparkdrill] final class DrillMicroBatchStream(
   }
 
   private def tracked(f: ScanFile, batch: Long, now: Long): TrackedFile =
-    TrackedFile(StreamState.relativize(root, f.path), f.length, f.modificationTime, batch, now)
+    TrackedFile(relative(f.path), f.length, f.modificationTime, batch, now)
 
   // A logged batch's files, as this run listed them or rebuilt from the log (after a restart).
   private def filesOf(batch: Long): IndexedSeq[ScanFile] =

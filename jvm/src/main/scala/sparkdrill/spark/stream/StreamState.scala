@@ -214,9 +214,6 @@ private[sparkdrill] object StreamState {
     StateMetadata.read(fs, new StateLayout(fs.makeQualified(stateDir))).map(_.includeExistingFiles)
   }
 
-  /** Relative form of a file's full path for `inputRoot` (see TrackedFile). */
-  def relativize(inputRoot: String, fullPath: String): String = StreamPaths.relativize(inputRoot, fullPath)
-
   /** Back to the full path. */
   def resolve(inputRoot: String, stored: String): String = StreamPaths.resolve(inputRoot, stored)
 }
