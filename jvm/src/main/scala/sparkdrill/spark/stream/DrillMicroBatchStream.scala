@@ -117,8 +117,9 @@ private[sparkdrill] final class DrillMicroBatchStream(
     var heldBack = 0
     listed.foreach { f =>
       val key = relative(f.path)
-      if (state.contains(key)) {
-        if (state.changedSinceRead(key, f.length, f.modificationTime)) {
+      val seen = state.seen(key, f.length, f.modificationTime)
+      if (seen != PathIndex.Absent) {
+        if (seen == PathIndex.Changed) {
           metricsNow.changedAfterRead += 1
           log.warn(
             s"spark-drill: ${f.displayPath} changed after a micro-batch read it (now ${f.length} bytes, modified " +

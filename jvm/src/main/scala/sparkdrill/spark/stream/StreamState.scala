@@ -34,12 +34,12 @@ private[sparkdrill] final class StreamState private (
   /** Whether `path` (relative form) was logged in any batch (committed or not). */
   def contains(path: String): Boolean = index.contains(path)
 
-  /** For a logged path: whether (length, modificationTime) differ from what was logged; updates the
-    * remembered stamp so a second call with the same values says false. False for a path never logged.
-    * The update is in memory only: after a restart the stamp is the logged one again.
+  /** One lookup for a listed file (a trigger makes one per file of the tree): `PathIndex.Absent` (never
+    * logged), `Same`, or `Changed` since it was logged; a change is remembered (in memory only: after a
+    * restart the stamp is the logged one again), so the next call with the same values says `Same`.
     */
-  def changedSinceRead(path: String, length: Long, modificationTime: Long): Boolean =
-    index.restamp(path, PathIndex.stamp(length, modificationTime)) == PathIndex.Changed
+  def seen(path: String, length: Long, modificationTime: Long): Int =
+    index.restamp(path, PathIndex.stamp(length, modificationTime))
 
   /** Writes batch `batchId`'s file list durably (must be lastBatchId + 1; a second writer of the same id
     * fails), then adds its files to the in-memory index.

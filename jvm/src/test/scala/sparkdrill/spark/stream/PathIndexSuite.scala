@@ -53,7 +53,7 @@ class PathIndexSuite extends AnyFunSuite {
   }
 
   test(
-    "changedSinceRead: says true once for a new stamp, false for the same, and false for an unknown path"
+    "restamp: Changed once for a new stamp, Same for the same, Absent for an unknown path"
   ) {
     val index = new PathIndex()
     index.put("a.csv", PathIndex.stamp(10, 1000))

@@ -81,15 +81,16 @@ class StreamStateSuite extends AnyFunSuite with TestFiles {
     }
   }
 
-  test("changedSinceRead compares with the logged length and time, and remembers the new ones") {
+  test("seen compares with the logged length and time, and remembers the new ones") {
     withState(open(stateDir)) { s =>
       val f = files(0, 0, 1).head
       s.logBatch(0, Seq(f))
-      assert(!s.changedSinceRead(f.path, f.length, f.modificationTime))
-      assert(s.changedSinceRead(f.path, f.length + 1, f.modificationTime))
-      assert(!s.changedSinceRead(f.path, f.length + 1, f.modificationTime))
-      assert(s.changedSinceRead(f.path, f.length + 1, f.modificationTime + 1))
-      assert(!s.changedSinceRead("never/read.csv", 1, 1))
+      assert(s.seen(f.path, f.length, f.modificationTime) == PathIndex.Same)
+      assert(s.seen(f.path, f.length + 1, f.modificationTime) == PathIndex.Changed)
+      assert(s.seen(f.path, f.length + 1, f.modificationTime) == PathIndex.Same)
+      assert(s.seen(f.path, f.length + 1, f.modificationTime + 1) == PathIndex.Changed)
+      assert(s.seen("never/read.csv", 1, 1) == PathIndex.Absent)
+      assert(!s.contains("never/read.csv"))
     }
   }
 
