@@ -96,7 +96,9 @@ try:
         "streaming": stream.isStreaming,
         "ended": ended,
         "error": None if failure is None else str(failure)[:3000],
-        "batches": len([p for p in query.recentProgress if p.numInputRows]),
+        # Spark's commit log: one file per committed micro-batch (progress objects differ across Connect
+        # clients: dicts without numInputRows on 3.5).
+        "batches": len([n for n in os.listdir(os.path.join(chk, "commits")) if n.isdigit()]),
         "sink": sorted(list(r) for r in spark.read.parquet(out).select(columns).collect()),
         "batch": sorted(list(r) for r in sd.read(spark, landing, header=True, infer_types=True)
                         .select(columns).collect()),

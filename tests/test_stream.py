@@ -3,6 +3,7 @@ queries on real files (memory and Parquet sinks)."""
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -375,3 +376,38 @@ def test_a_stream_query_cannot_select_unknown_columns(spark: SparkSession, tmp_p
     df = stream(spark, tmp_path / "in", tmp_path / "schemas")
     with pytest.raises(AnalysisException):
         df.select("filename")
+
+
+def test_batch_features_hold_in_each_micro_batch(spark: SparkSession, tmp_path: Path) -> None:
+    """Compression, a provided schema, the corrupt-record column and byte-range splits, in a stream as in
+    batch: the sink equals a batch read of the same files with the same options."""
+    import gzip
+
+    src = tmp_path / "in"
+    put(src, "a.csv", csv("id,amount,note", *(f"{i},{i}.5,n{i}" for i in range(2000))), OLD)
+    (src / "b.csv.gz").write_bytes(gzip.compress(csv("id,amount", "5000,1.25", "5001,oops").encode()))
+    os.utime(src / "b.csv.gz", (OLD + 1, OLD + 1))
+    options = {
+        "header": "true",
+        "providedSchema": "id INT, amount DOUBLE",
+        "columnNameOfCorruptRecord": "_bad",
+    }
+    df = (
+        spark.readStream.format("drill")
+        .option("schemaLocation", str(tmp_path / "schemas"))
+        .options(**options)
+        .load(str(src))
+    )
+    # Small splits: a.csv is read in several byte ranges of one micro-batch.
+    spark.conf.set("spark.sql.files.maxPartitionBytes", "4096")
+    try:
+        query = available_now(df, tmp_path / "chk", tmp_path / "out")
+    finally:
+        spark.conf.unset("spark.sql.files.maxPartitionBytes")
+    assert [int(source_metrics(p)["numFilesInBatch"]) for p in batches(query)] == [2]
+    batch = spark.read.format("drill").options(**options).load(str(src))
+    sink = spark.read.parquet(str(tmp_path / "out"))
+    assert sink.columns == batch.columns == ["id", "amount", "note", "_bad"]
+    assert keyed(sink.collect()) == keyed(batch.collect())
+    bad = sink.where("_bad IS NOT NULL").collect()
+    assert [(r.id, r.amount, r._bad) for r in bad] == [(5001, None, "5001,oops")]

@@ -31,15 +31,7 @@ final class SchemasSource extends TableProvider with DataSourceRegister {
       properties: util.Map[String, String]
   ): Table = {
     SparkLineCheck.verified
-    val options = new CaseInsensitiveStringMap(properties)
-    val dir = DrillTable.paths(options) match {
-      case Seq(one) => one
-      case other =>
-        throw new IllegalArgumentException(
-          s"spark-drill: drill-schemas reads one schemaLocation, got: $other"
-        )
-    }
-    new SchemasTable(dir, SessionContext.hadoopConf(SessionContext.active, options))
+    SchemasSource.table(properties)
   }
 }
 
@@ -59,6 +51,20 @@ private[sparkdrill] final class SchemasTable(dir: String, conf: org.apache.hadoo
 }
 
 private[sparkdrill] object SchemasSource {
+
+  // Here, not in the class: Java's ServiceLoader links every registered source, and a source's own code must
+  // not name Scala collection classes of one line (on the other line's Scala library the class fails to load,
+  // and takes every `format(...)` lookup down with it: found by the wrong-line jar test on Spark 3.5).
+  def table(properties: util.Map[String, String]): SchemasTable = {
+    val options = new CaseInsensitiveStringMap(properties)
+    val paths = DrillTable.paths(options)
+    if (paths.size != 1)
+      throw new IllegalArgumentException(
+        s"spark-drill: drill-schemas reads one schemaLocation, got: ${paths.mkString(", ")}"
+      )
+    new SchemasTable(paths.head, SessionContext.hadoopConf(SessionContext.active, options))
+  }
+
   val schema: StructType = StructType(
     Seq(
       StructField("version", IntegerType, nullable = false),

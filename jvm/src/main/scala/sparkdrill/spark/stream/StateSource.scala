@@ -38,11 +38,7 @@ final class StateSource extends TableProvider with DataSourceRegister {
       properties: util.Map[String, String]
   ): Table = {
     SparkLineCheck.verified
-    val options = new CaseInsensitiveStringMap(properties)
-    val paths = DrillTable.paths(options)
-    if (paths.isEmpty)
-      throw new IllegalArgumentException("drill-state needs a path: load(<the query's checkpointLocation>)")
-    new StateTable(paths, SessionContext.hadoopConf(SessionContext.active, options))
+    StateTable.open(properties)
   }
 }
 
@@ -62,6 +58,18 @@ private[stream] final class StateTable(paths: Seq[String], conf: Configuration)
 }
 
 private[stream] object StateTable {
+
+  // Here, not in StateSource: Java's ServiceLoader links every registered source, and a source's own code
+  // must not name Scala collection classes of one line (on the other line's Scala library it would fail to
+  // load, and take every `format(...)` lookup down with it).
+  def open(properties: util.Map[String, String]): StateTable = {
+    val options = new CaseInsensitiveStringMap(properties)
+    val paths = DrillTable.paths(options)
+    if (paths.isEmpty)
+      throw new IllegalArgumentException("drill-state needs a path: load(<the query's checkpointLocation>)")
+    new StateTable(paths, SessionContext.hadoopConf(SessionContext.active, options))
+  }
+
   val schema: StructType = StructType(
     Seq(
       StructField("path", StringType, nullable = false),
