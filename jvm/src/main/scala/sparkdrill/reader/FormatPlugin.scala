@@ -14,6 +14,11 @@ trait FormatPlugin extends Serializable {
   /** File suffixes (without the dot, lower case) read in this format when no `format` option is given. */
   def suffixes: Seq[String]
 
+  /** Whether a file with one of [[suffixes]] is read in this format under these options when no `format`
+    * option names one (log files need a pattern: without one a `.log` file is left out like any unknown suffix).
+    */
+  def claimsSuffix(options: ReaderOptions): Boolean = true
+
   /** The options this format reads beyond [[CommonOptions]]; they join the scan's option table. */
   def options: Seq[OptionSpec[_]] = Nil
 
@@ -22,6 +27,9 @@ trait FormatPlugin extends Serializable {
 
   /** Checks combinations of options at planning (each value alone is checked by its [[OptionKind]]). */
   def validate(options: ReaderOptions): Unit = ()
+
+  /** Checks made only when the `format` option names this format: options it cannot read without. */
+  def validateNamed(options: ReaderOptions): Unit = ()
 
   /** Records discovery reads per file to type the columns: 0 reads only the early schema (a text header). */
   def sampleRows(options: ReaderOptions): Int

@@ -41,7 +41,6 @@ private[sparkdrill] object FileLister {
       options: ReaderOptions,
       zone: ZoneId
   ): IndexedSeq[ScanFile] = {
-    val formatOption = options.get(ScanOptions.Format)
     val nameFilter = options.get(ScanOptions.PathGlobFilter).map(new GlobFilter(_))
     val modifiedBefore = options.get(ScanOptions.ModifiedBefore).map(timeOption("modifiedBefore", _, zone))
     val modifiedAfter = options.get(ScanOptions.ModifiedAfter).map(timeOption("modifiedAfter", _, zone))
@@ -55,7 +54,7 @@ private[sparkdrill] object FileLister {
         nameFilter.forall(_.accept(new Path(entry.path))) &&
         modifiedBefore.forall(time < _) &&
         modifiedAfter.forall(time > _)
-      if (wanted) FormatRegistry.forFile(entry.name, formatOption).foreach { plugin =>
+      if (wanted) FormatRegistry.forFile(entry.name, options).foreach { plugin =>
         found += ScanFile(entry.path, entry.length, time, dirs, plugin.name)
       }
     }

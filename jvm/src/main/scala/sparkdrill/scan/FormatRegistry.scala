@@ -4,7 +4,7 @@ import java.util.{Locale, ServiceLoader}
 
 import scala.jdk.CollectionConverters._
 
-import sparkdrill.reader.FormatPlugin
+import sparkdrill.reader.{FormatPlugin, ReaderOptions}
 
 /** The formats on the classpath, found through `java.util.ServiceLoader` (each jar's
   * `META-INF/services/sparkdrill.reader.FormatPlugin`), by name and by file suffix. The scan names no format.
@@ -47,13 +47,15 @@ private[sparkdrill] object FormatRegistry {
       )
     )
 
-  /** The format of a file: the `format` option when given, else the file's suffix (before any codec). */
-  def forFile(fileName: String, formatOption: Option[String]): Option[FormatPlugin] =
-    formatOption match {
+  /** The format of a file: the `format` option when given, else the file's suffix (before any codec), when
+    * its format claims it under these options (`.log` needs a pattern).
+    */
+  def forFile(fileName: String, options: ReaderOptions): Option[FormatPlugin] =
+    options.get(ScanOptions.Format) match {
       case Some(f) => Some(named(f))
       case None =>
         val parts = fileName.toLowerCase(Locale.ROOT).split('.').toSeq.drop(1)
         val withoutCodec = if (parts.nonEmpty && compressionSuffixes(parts.last)) parts.init else parts
-        withoutCodec.lastOption.flatMap(bySuffix.get)
+        withoutCodec.lastOption.flatMap(bySuffix.get).filter(_.claimsSuffix(options))
     }
 }

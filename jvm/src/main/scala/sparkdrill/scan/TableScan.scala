@@ -172,7 +172,7 @@ private[sparkdrill] object TableScan {
         "spark-drill: option 'recursiveFileLookup=false' is not supported: directories are always read " +
           "recursively (use pathGlobFilter or a glob path to choose files)"
       )
-    options.get(ScanOptions.Format).foreach(FormatRegistry.named)
+    options.get(ScanOptions.Format).foreach(FormatRegistry.named(_).validateNamed(options))
     FormatRegistry.plugins.foreach(_.validate(options))
     options
   }

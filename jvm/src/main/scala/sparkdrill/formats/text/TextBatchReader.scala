@@ -1,7 +1,5 @@
 package sparkdrill.formats.text
 
-import java.util.Locale
-
 import org.apache.spark.sql.types.{ArrayType, StringType, StructField, StructType}
 
 import sparkdrill.reader.{
@@ -12,7 +10,9 @@ import sparkdrill.reader.{
   ParseMode,
   RecordColumns,
   RowFilter,
-  SchemaNegotiator
+  SchemaNegotiator,
+  TextConverter,
+  TextValueOptions
 }
 import sparkdrill.loader.{ColumnWriter, RowWriter}
 
@@ -155,22 +155,10 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
     }
   }
 
-  private def conversionSettings: TextConverter.Settings =
-    TextConverter.Settings(
-      nullValue = options.get(TextOptions.NullValue),
-      emptyValue = options.get(TextOptions.EmptyValue),
-      dateFormat = options.get(TextOptions.DateFormat),
-      timestampFormat = options.get(TextOptions.TimestampFormat),
-      columnFormats = options.withPrefix(TextOptions.ColumnFormat).map { case (k, v) =>
-        k.toLowerCase(Locale.ROOT) -> v
-      },
-      zone = CommonOptions.zone(options)
-    )
-
   private def bindFields(): Array[TextConverter] =
     if (!settings.header && !positional) Array.empty
     else {
-      val s = conversionSettings
+      val s = TextValueOptions.converterSettings(options)
       readerSchema.fields.map { f =>
         writer.find(f.name) match {
           case Some(w) if CommonOptions.converts(w, options) =>

@@ -4,12 +4,13 @@ import org.apache.spark.sql.types.DataType
 
 import sparkdrill.reader.{
   BatchReader,
-  CommonOptions,
   FormatPlugin,
   OptionSpec,
   PrefixOptionSpec,
   ReaderOptions,
-  SchemaNegotiator
+  SchemaNegotiator,
+  TextTypeInference,
+  TextValueOptions
 }
 
 /** Delimited text: csv (`,`), tsv (tab), psv (`|`); `delimiter` and friends override the defaults. */
@@ -24,7 +25,7 @@ private[sparkdrill] abstract class TextFormat(val name: String, val suffixes: Se
   def splittable(options: ReaderOptions): Boolean = !options(TextOptions.MultiLine)
 
   def sampleRows(options: ReaderOptions): Int =
-    if (options(TextOptions.InferTypes)) CommonOptions.sampleLimit(options) else 0
+    TextValueOptions.sampleRows(options)
 
   override def bindsByPosition(options: ReaderOptions): Boolean = !options(TextOptions.Header)
 

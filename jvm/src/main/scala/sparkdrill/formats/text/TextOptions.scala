@@ -1,6 +1,6 @@
 package sparkdrill.formats.text
 
-import sparkdrill.reader.{OptionKind, OptionSpec, PrefixOptionSpec}
+import sparkdrill.reader.{OptionKind, OptionSpec, PrefixOptionSpec, TextValueOptions}
 import sparkdrill.reader.OptionKind._
 
 /** The options of delimited text (docs/options.md, Text). */
@@ -35,29 +35,18 @@ private[sparkdrill] object TextOptions {
   )
   val SkipFirstLine: OptionSpec[Boolean] =
     OptionSpec("skipFirstLine", Bool, false, "drops each file's first line (before the header)")
-  val NullValue: OptionSpec[String] =
-    OptionSpec.optional("nullValue", Text, "a field equal to this text is null")
-  val EmptyValue: OptionSpec[String] =
-    OptionSpec.optional("emptyValue", Text, "what an empty quoted field becomes in a string column")
-  val DateFormat: OptionSpec[String] =
-    OptionSpec.optional("dateFormat", Text, "java.time pattern of date columns (default ISO)")
-  val TimestampFormat: OptionSpec[String] =
-    OptionSpec.optional("timestampFormat", Text, "java.time pattern of timestamp columns (default ISO)")
-  val InferTypes: OptionSpec[Boolean] = OptionSpec(
-    "inferTypes",
-    Bool,
-    false,
-    "types text columns from a sample of each file (boolean, int, bigint, double, date, timestamp)",
-    Seq("inferSchema")
-  )
+  val NullValue: OptionSpec[String] = TextValueOptions.NullValue
+  val EmptyValue: OptionSpec[String] = TextValueOptions.EmptyValue
+  val DateFormat: OptionSpec[String] = TextValueOptions.DateFormat
+  val TimestampFormat: OptionSpec[String] = TextValueOptions.TimestampFormat
+  val InferTypes: OptionSpec[Boolean] = TextValueOptions.InferTypes
   val MultiLine: OptionSpec[Boolean] = OptionSpec(
     "multiLine",
     Bool,
     false,
     "reads each file whole (no byte-range splits), for quoted fields that hold line ends"
   )
-  val ColumnFormat: PrefixOptionSpec =
-    PrefixOptionSpec("format.", "format.<column>: the date or timestamp pattern of one column")
+  val ColumnFormat: PrefixOptionSpec = TextValueOptions.ColumnFormat
 
   val all: Seq[OptionSpec[_]] = Seq(
     Header,

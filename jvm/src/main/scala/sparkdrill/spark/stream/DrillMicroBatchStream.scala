@@ -275,7 +275,7 @@ private[sparkdrill] final class DrillMicroBatchStream(
     val full = StreamState.resolve(root, t.path)
     val name = new Path(full).getName
     val format = FormatRegistry
-      .forFile(name, options.get(ScanOptions.Format))
+      .forFile(name, options)
       .map(_.name)
       .getOrElse(throw new IllegalStateException(s"spark-drill: no format reads $full, logged by the stream"))
     ScanFile(full, t.length, t.modificationTime, dirsOf(t.path), format)

@@ -1,4 +1,4 @@
-package sparkdrill.formats.text
+package sparkdrill.reader
 
 import java.time.{LocalDate, LocalDateTime}
 import java.util.Locale

@@ -1,4 +1,4 @@
-package sparkdrill.formats.text
+package sparkdrill.reader
 
 /** Allocation-free parsing of the common spellings of ISO dates and ISO timestamps straight from bytes (doubles:
   * [[sparkdrill.reader.FastDouble]]). Each parser answers exactly what the JDK would, or declines (returns a

@@ -1,4 +1,4 @@
-package sparkdrill.formats.text
+package sparkdrill.reader
 
 import java.nio.charset.StandardCharsets
 import java.time.{LocalDate, LocalDateTime, ZoneOffset}

@@ -1,14 +1,14 @@
-package sparkdrill.formats.text
+package sparkdrill.reader
 
 import java.nio.charset.StandardCharsets
 import java.time.{LocalDate, LocalDateTime, ZoneId}
 import java.time.format.DateTimeFormatter
+import java.time.temporal.{TemporalAccessor, TemporalQueries}
 import java.util.Locale
 
 import org.apache.spark.sql.catalyst.util.DateTimeUtils
 import org.apache.spark.sql.types._
 
-import sparkdrill.reader.{ByteRanges, FastDouble, Fills}
 import sparkdrill.loader.ColumnWriter
 
 /** Writes one text field into a column of its type. `write` returns false when the text cannot be converted
@@ -319,18 +319,22 @@ private[sparkdrill] object TextConverter {
         true
       } else slow(w, b, s, n)
 
+    // A value that carries its own offset or zone (`-0700`, `Z`, `+02:00`, a zone id) is that instant; one
+    // without is wall-clock time in `zone`. timestamp_ntz keeps the wall-clock time and drops the offset.
     private def slow(w: ColumnWriter, b: Array[Byte], s: Int, n: Int): Boolean =
       try {
         val text = utf8(b, s, n)
-        val local = formatter match {
-          case Some(f) => LocalDateTime.parse(text, f)
+        val parsed: TemporalAccessor = formatter match {
+          case Some(f) => f.parse(text)
           case None =>
             if (text.length == 10) LocalDate.parse(text).atStartOfDay()
-            else LocalDateTime.parse(text.replace(' ', 'T'))
+            else DateTimeFormatter.ISO_DATE_TIME.parse(text.replace(' ', 'T'))
         }
+        val local = LocalDateTime.from(parsed)
+        val ownZone = parsed.query(TemporalQueries.zone())
         val micros =
           if (zone == null) DateTimeUtils.localDateTimeToMicros(local)
-          else DateTimeUtils.instantToMicros(local.atZone(zone).toInstant)
+          else DateTimeUtils.instantToMicros(local.atZone(if (ownZone != null) ownZone else zone).toInstant)
         w.setTimestamp(micros)
         true
       } catch { case _: java.time.DateTimeException => false }

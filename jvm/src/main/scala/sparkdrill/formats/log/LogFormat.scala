@@ -1,0 +1,73 @@
+package sparkdrill.formats.log
+
+import sparkdrill.reader._
+import sparkdrill.reader.OptionKind._
+
+/** `format=log` (SPEC 12): one record per line, its columns the named groups of a regular expression (`regex`)
+  * or of a built-in pattern (`logPattern`: `common`, `combined`), typed like text. Written on the record-reader
+  * template: this file and [[LogRecords]] are the whole format.
+  */
+private[sparkdrill] final class LogFormat extends FormatPlugin {
+  def name: String = "log"
+  def suffixes: Seq[String] = Seq("log")
+  override def options: Seq[OptionSpec[_]] = LogFormat.options
+  override def prefixOptions: Seq[PrefixOptionSpec] = Seq(TextValueOptions.ColumnFormat)
+
+  // `.log` files are read as logs only when a pattern is given; else they are left out like any unknown suffix.
+  override def claimsSuffix(options: ReaderOptions): Boolean =
+    options.get(LogFormat.Regex).isDefined || options.get(LogFormat.Preset).isDefined
+
+  // A pattern is checked whenever one is set; its absence only when `format=log` names this format.
+  override def validate(options: ReaderOptions): Unit =
+    if (claimsSuffix(options)) { LogFormat.pattern(options); () }
+  override def validateNamed(options: ReaderOptions): Unit = { LogFormat.pattern(options); () }
+  def sampleRows(options: ReaderOptions): Int = TextValueOptions.sampleRows(options)
+  override def inferType(
+      samples: Iterator[String],
+      options: ReaderOptions
+  ): org.apache.spark.sql.types.DataType =
+    TextTypeInference.infer(samples)
+  def splittable(options: ReaderOptions): Boolean = true
+
+  def newReader(negotiator: SchemaNegotiator): BatchReader = {
+    val countLines = negotiator.definedSchema.exists(_.fieldNames.contains(RecordColumns.Line))
+    new RecordReader(
+      negotiator,
+      new LogRecords(negotiator.file, LogFormat.pattern(negotiator.options), countLines)
+    )
+  }
+}
+
+private[log] object LogFormat {
+  val Regex: OptionSpec[String] =
+    OptionSpec.optional(
+      "regex",
+      Text,
+      "log format: a Java regular expression whose named groups are the columns"
+    )
+  val Preset: OptionSpec[String] = OptionSpec.optional(
+    "logPattern",
+    new Choice(LogPattern.presets.keys.toSeq.sorted),
+    "log format: a built-in pattern instead of regex: common or combined (Apache/nginx access logs)"
+  )
+  val options: Seq[OptionSpec[_]] = Seq(
+    Regex,
+    Preset,
+    TextValueOptions.NullValue,
+    TextValueOptions.DateFormat,
+    TextValueOptions.TimestampFormat,
+    TextValueOptions.InferTypes
+  )
+
+  /** The pattern the options give: exactly one of `regex` and `logPattern`. */
+  def pattern(options: ReaderOptions): LogPattern = (options.get(Regex), options.get(Preset)) match {
+    case (Some(r), None) => LogPattern.compile(r)
+    case (None, Some(p)) => LogPattern.preset(p)
+    case (None, None) =>
+      throw new IllegalArgumentException(
+        "format=log needs the option regex (a pattern with named groups) or logPattern (common or combined)"
+      )
+    case (Some(_), Some(_)) =>
+      throw new IllegalArgumentException("format=log takes one of the options regex and logPattern, not both")
+  }
+}

@@ -1,0 +1,99 @@
+package sparkdrill.formats.log
+
+import java.nio.charset.StandardCharsets
+import java.util.regex.Matcher
+
+import sparkdrill.reader.{FieldRecords, FileInput, LineSplit}
+
+/** The records of a log file: one per non-blank line of the split, cut by the pattern's named groups. A line
+  * the pattern does not match as a whole is malformed. An ASCII line (most of any log) is matched over its
+  * bytes in place; a line with other characters is decoded first, so a pattern sees characters, not bytes.
+  */
+private[log] final class LogRecords(file: FileInput, log: LogPattern, countLines: Boolean)
+    extends FieldRecords {
+  private val lines = new LineSplit(file, skipBlank = true, countLines = countLines)
+  private val view = new LatinView
+  private val matcher: Matcher = log.pattern.matcher("")
+  private val starts = new Array[Int](log.columns.length)
+  private val lengths = new Array[Int](log.columns.length)
+  private var fieldBytes: Array[Byte] = Array.emptyByteArray
+
+  val names: IndexedSeq[String] = log.columns
+  def next(): Boolean = lines.next()
+  def line: Long = lines.line
+  def offset: Long = lines.offset
+  def count: Int = names.length
+  def bytes: Array[Byte] = fieldBytes
+  def start(i: Int): Int = starts(i)
+  def length(i: Int): Int = lengths(i)
+  def text: String = lines.text
+
+  def split(): String =
+    if (log.ascii && isAscii) {
+      view.set(lines.bytes, lines.start, lines.length)
+      matcher.reset(view)
+      if (!matcher.matches()) LogRecords.NoMatch
+      else {
+        fieldBytes = lines.bytes
+        var i = 0
+        while (i < starts.length) {
+          val g = log.groups(i)
+          val s = matcher.start(g)
+          if (s < 0 || isDash(lines.bytes, lines.start + s, matcher.end(g) - s)) starts(i) = -1
+          else { starts(i) = lines.start + s; lengths(i) = matcher.end(g) - s }
+          i += 1
+        }
+        null
+      }
+    } else {
+      matcher.reset(lines.text)
+      if (!matcher.matches()) LogRecords.NoMatch
+      else {
+        // Each group's text, encoded again into one buffer: the template reads fields as UTF-8 bytes.
+        val out = new java.io.ByteArrayOutputStream(lines.length)
+        var i = 0
+        while (i < starts.length) {
+          val value = matcher.group(log.groups(i))
+          if (value == null || (log.dashIsNull && value == "-")) starts(i) = -1
+          else {
+            val b = value.getBytes(StandardCharsets.UTF_8)
+            starts(i) = out.size()
+            lengths(i) = b.length
+            out.write(b, 0, b.length)
+          }
+          i += 1
+        }
+        fieldBytes = out.toByteArray
+        null
+      }
+    }
+
+  private def isAscii: Boolean = {
+    val b = lines.bytes
+    var i = lines.start
+    val end = i + lines.length
+    while (i < end) { if (b(i) < 0) return false; i += 1 }
+    true
+  }
+
+  private def isDash(b: Array[Byte], at: Int, n: Int): Boolean = log.dashIsNull && n == 1 && b(at) == '-'
+
+  def close(): Unit = lines.close()
+}
+
+private object LogRecords {
+  val NoMatch = "the line does not match the pattern"
+}
+
+/** Bytes as a CharSequence, one char per byte (Latin-1): for ASCII text, the same characters without a copy. */
+private final class LatinView extends CharSequence {
+  private var bytes: Array[Byte] = Array.emptyByteArray
+  private var start = 0
+  private var n = 0
+  def set(b: Array[Byte], s: Int, length: Int): Unit = { bytes = b; start = s; n = length }
+  def length(): Int = n
+  def charAt(index: Int): Char = (bytes(start + index) & 0xff).toChar
+  def subSequence(from: Int, to: Int): CharSequence =
+    new String(bytes, start + from, to - from, StandardCharsets.ISO_8859_1)
+  override def toString: String = new String(bytes, start, n, StandardCharsets.ISO_8859_1)
+}

@@ -1,0 +1,45 @@
+package sparkdrill.reader
+
+/** A format's part of the record-reader template ([[RecordReader]]): how to find its records in a split, and
+  * how to cut one record into text fields. Everything else (binding fields to columns, conversion, modes,
+  * the corrupt-record and rescued-data columns, `_line` and `_offset`, fills, `validate`, the row filter,
+  * batch limits) is the template's.
+  *
+  * The fields of a record are UTF-8 text in `bytes`: field `i` is `bytes(start(i) until start(i) + length(i))`,
+  * or absent (null) where `start(i)` is negative.
+  */
+trait FieldRecords extends AutoCloseable {
+
+  /** The names of the fields every record has, in order: the format's early schema (its header, the groups of
+    * its pattern, its layout). Known before any record is read.
+    */
+  def names: IndexedSeq[String]
+
+  /** Moves to the next record of this split; false when none remain. */
+  def next(): Boolean
+
+  /** The current record's 1-based line, or -1 where lines are unknown (a range of a bzip2 file). */
+  def line: Long
+
+  /** The current record's byte offset in the uncompressed file, or -1 where unknown. */
+  def offset: Long
+
+  /** Cuts the current record into fields. Returns null when it could, else why the record is malformed (the
+    * template then applies `mode`).
+    */
+  def split(): String
+
+  /** Fields of the current record after [[split]]: `names.size`, or more when the record has fields past them. */
+  def count: Int
+  def bytes: Array[Byte]
+  def start(i: Int): Int
+  def length(i: Int): Int
+
+  /** The current record as read, for the corrupt-record column and error messages. */
+  def text: String
+
+  /** The column of a field past [[names]] (fixed-width's trailing `rest`), found by discovery like any late
+    * column; None (the default) makes such fields extras: rescued, or dropped and counted.
+    */
+  def extraColumn(i: Int): Option[String] = None
+}

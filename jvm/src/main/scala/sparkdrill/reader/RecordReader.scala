@@ -1,0 +1,223 @@
+package sparkdrill.reader
+
+import org.apache.spark.sql.types.{StringType, StructField, StructType}
+
+import sparkdrill.loader.{ColumnWriter, RowWriter}
+
+/** The record-reader template (docs/formats.md, "Writing a format"): reads a format's [[FieldRecords]] into
+  * the loader and owns every per-record duty, so that a format written on it has them all:
+  *  - fields bind to the table's columns by name; each is converted from text by its column's type
+  *    ([[TextConverter]]: `providedSchema`, `inferTypes`, `format.<column>`, `nullValue`), and only when the
+  *    query reads it or `validate=all` asks;
+  *  - a malformed record or an unconvertible value is handled per `mode` ([[BadRecords]]), its text capped
+  *    by `maxRecordTextBytes` in the corrupt-record column;
+  *  - values with no column (extra fields, fields the table lacks, values that did not convert) go to the
+  *    rescued-data column as JSON, or are dropped and counted;
+  *  - an absent field is null, or a NOT NULL column's DEFAULT or zero;
+  *  - `_line` and `_offset`; the pushed row filter, judged on its columns before the others are converted;
+  *  - a count reads no field at all (`split` is not called) when nothing needs one.
+  * Batch and byte limits (the loader's `isFull` and overflow row) and split boundaries (the format's records,
+  * [[LineSplit]] for line formats) complete the loop. Discovery reads the same records: every field a string
+  * column, sampled for `inferTypes`.
+  */
+final class RecordReader(negotiator: SchemaNegotiator, records: FieldRecords) extends BatchReader {
+  private val options = negotiator.options
+  private val errors = negotiator.errorContext
+  private val discovering = negotiator.definedSchema.isEmpty
+  private val names = records.names
+  private val readerSchema = StructType(names.map(StructField(_, StringType, nullable = true)))
+  private val writer: RowWriter = negotiator.build(readerSchema).writer
+  private val rowFilter: BoundRowFilter = RowFilter.forRead(negotiator, writer, hasField).orNull
+  private def hasField(name: String): Boolean = names.exists(_.equalsIgnoreCase(name))
+  private val settings = TextValueOptions.converterSettings(options)
+  private val converters: Array[TextConverter] = names.map(converter).toArray
+  // The filter's fields are converted first; `others` are the rest (null at a filter field).
+  private val filterFields: Array[Int] =
+    if (rowFilter == null) Array.emptyIntArray
+    else
+      converters.indices
+        .filter(i => converters(i) != null && rowFilter.captures(converters(i).writer))
+        .toArray
+  private val others: Array[TextConverter] =
+    converters.indices.map(i => if (filterFields.contains(i)) null else converters(i)).toArray
+  private val lineWriter: ColumnWriter = writer.find(RecordColumns.Line).orNull
+  private val offsetWriter: ColumnWriter = writer.find(RecordColumns.Offset).orNull
+  private val bad = new BadRecords(options, writer)
+  private val rescuedWriter: ColumnWriter =
+    options.get(CommonOptions.RescuedDataColumn).flatMap(writer.find).filter(_.isProjected).orNull
+  // Fields the table has no column for (under a defined or strict schema, or a stream's frozen one).
+  private val unknownFields: Array[Int] =
+    if (discovering) Array.emptyIntArray
+    else names.indices.filterNot(i => negotiator.isTableColumn(names(i))).toArray
+  // This record's fields whose value did not convert (kept in the rescued-data column).
+  private val unconverted = scala.collection.mutable.ArrayBuffer.empty[Int]
+  // A count, or a query of hidden columns only: no field is cut or converted, so a record is never malformed
+  // unless a mode must judge it (PERMISSIVE keeps a malformed record as a row anyway).
+  private val countOnly = converters.forall(_ == null) && bad.corrupt == null && rescuedWriter == null &&
+    bad.mode == ParseMode.Permissive && !discovering
+  private var done = negotiator.headerOnly
+
+  private def converter(name: String): TextConverter = writer.find(name) match {
+    case Some(w) if CommonOptions.converts(w, options) =>
+      TextConverter(if (rowFilter == null) w else rowFilter.wrap(w), settings, negotiator.fill(name))
+    case _ => null
+  }
+
+  def next(): Boolean = {
+    while (!done && !writer.isFull)
+      if (!records.next()) done = true
+      else writeRecord()
+    !done
+  }
+
+  private def writeRecord(): Unit = {
+    if (records.line < 0 && (lineWriter != null || offsetWriter != null))
+      throw new IllegalStateException(
+        s"${errors.path}: _line and _offset cannot be read from a range of a bzip2 file"
+      )
+    if (countOnly) { writer.start(); writeImplicit(); writer.save(); return }
+    val malformed = records.split()
+    if (malformed != null)
+      bad.brokenRecord(
+        where(errors).error(
+          s"malformed record: $malformed",
+          line = records.line,
+          offset = records.offset,
+          value = records.text,
+          option = ParseMode.advice(bad.mode)
+        ),
+        records.text
+      )(writeImplicit())
+    else {
+      writer.start()
+      writeImplicit()
+      if (writeFields()) writer.save()
+    }
+  }
+
+  private def where(context: ErrorContext): ErrorContext =
+    if (records.offset < 0) context.withoutPositions else context
+
+  private def writeImplicit(): Unit = {
+    if (lineWriter != null) lineWriter.setLong(records.line)
+    if (offsetWriter != null) offsetWriter.setLong(records.offset)
+  }
+
+  /** Writes the fields; false when the record was dropped (DROPMALFORMED, or rejected by the row filter). */
+  private def writeFields(): Boolean = {
+    val bytes = records.bytes
+    var badValue = false
+    if (rescuedWriter != null) unconverted.clear()
+    if (rowFilter != null) {
+      // A record that fails the filter is not converted further: a bad value in its other fields is never
+      // seen (as for an unprojected column). Its row is left unsaved; the next start() discards it.
+      rowFilter.reset()
+      var k = 0
+      while (k < filterFields.length) {
+        val f = filterFields(k)
+        if (!write(converters(f), f, bytes)) {
+          if (!conversionFailed(f)) return false
+          badValue = true
+        }
+        k += 1
+      }
+      if (!rowFilter.passes()) {
+        negotiator.countFiltered(1)
+        return false
+      }
+    }
+    var i = 0
+    while (i < others.length) {
+      val c = others(i)
+      if (c != null && !write(c, i, bytes)) {
+        if (!conversionFailed(i)) return false
+        badValue = true
+      }
+      i += 1
+    }
+    val extras = writeExtras(bytes)
+    if (rescuedWriter != null) {
+      if (extras > 0 || unconverted.nonEmpty || unknownFields.exists(f => records.start(f) >= 0))
+        rescuedWriter.setString(CommonOptions.capText(rescued(), options))
+    } else if (extras > 0) negotiator.countDropped(extras.toLong)
+    if (badValue) bad.keepRaw(records.text)
+    true
+  }
+
+  private def write(c: TextConverter, i: Int, bytes: Array[Byte]): Boolean = {
+    val at = records.start(i)
+    if (at < 0 || i >= records.count) { c.writeMissing(); true }
+    else c.write(bytes, at, records.length(i))
+  }
+
+  /** Fields past [[FieldRecords.names]]: written to their late column where the format names one, else
+    * returned as the count of extras (rescued or dropped).
+    */
+  private def writeExtras(bytes: Array[Byte]): Int = {
+    var extras = 0
+    var i = names.length
+    while (i < records.count) {
+      if (records.start(i) >= 0) records.extraColumn(i) match {
+        case Some(column) =>
+          val target =
+            if (discovering) writer.addColumn(StructField(column, StringType, nullable = true))
+            else writer.find(column).orNull
+          if (target == null) extras += 1
+          else if (target.isProjected) target.setBytes(bytes, records.start(i), records.length(i))
+        case None => extras += 1
+      }
+      i += 1
+    }
+    extras
+  }
+
+  /** Applies the mode to an unconvertible value; false when the record is dropped. */
+  private def conversionFailed(i: Int): Boolean = {
+    val c = converters(i)
+    val field = c.writer.field
+    val keep = bad.badValue(
+      where(errors).error(
+        s"cannot convert the value to ${field.dataType.simpleString}",
+        line = records.line,
+        offset = records.offset,
+        column = field.name,
+        value = fieldText(i),
+        option = ParseMode.advice(bad.mode)
+      )
+    )
+    if (keep) {
+      if (field.nullable) c.writer.setNull() else TextConverter.zeroWriter(field)(c.writer)
+      if (rescuedWriter != null) unconverted += i
+    }
+    keep
+  }
+
+  private def fieldText(i: Int): String =
+    if (i >= records.count || records.start(i) < 0) null
+    else
+      new String(records.bytes, records.start(i), records.length(i), java.nio.charset.StandardCharsets.UTF_8)
+
+  /** Values with no column as a JSON object with the file and line: fields the table lacks and values that did
+    * not convert (by name), extras (by their column, else `column_N`, N 1-based).
+    */
+  private def rescued(): String = {
+    val json = RecordReader.json.createObjectNode()
+    unknownFields.foreach(i => if (records.start(i) >= 0) json.put(names(i), fieldText(i)))
+    unconverted.foreach(i => json.put(names(i), fieldText(i)))
+    var i = names.length
+    while (i < records.count) {
+      if (records.start(i) >= 0 && records.extraColumn(i).forall(c => writer.find(c).isEmpty))
+        json.put(records.extraColumn(i).getOrElse(s"column_${i + 1}"), fieldText(i))
+      i += 1
+    }
+    json.put("_file", errors.path)
+    if (records.line >= 0) json.put("_line", records.line)
+    json.toString
+  }
+
+  def close(): Unit = records.close()
+}
+
+private object RecordReader {
+  private val json = new com.fasterxml.jackson.databind.ObjectMapper()
+}

@@ -1,0 +1,60 @@
+package sparkdrill.formats.text
+
+import org.apache.spark.sql.SparkSession
+import org.scalatest.BeforeAndAfterAll
+import org.scalatest.funsuite.AnyFunSuite
+
+import sparkdrill.TestFiles
+
+/** A timestamp written with its offset or zone is that instant, with a pattern or in ISO; one without is
+  * wall-clock time in the session zone; timestamp_ntz keeps the wall-clock time.
+  */
+class TimestampOffsetSuite extends AnyFunSuite with TestFiles with BeforeAndAfterAll {
+  private var spark: SparkSession = _
+
+  override def beforeAll(): Unit = {
+    super.beforeAll()
+    spark = SparkSession
+      .builder()
+      .master("local[1]")
+      .config("spark.ui.enabled", "false")
+      .config("spark.sql.session.timeZone", "UTC")
+      .getOrCreate()
+  }
+
+  override def afterAll(): Unit =
+    try if (spark != null) spark.stop()
+    finally super.afterAll()
+
+  private def instants(schema: String, options: (String, String)*): Seq[String] =
+    spark.read
+      .format("drill")
+      .options((Seq("header" -> "true", "providedSchema" -> schema) ++ options).toMap)
+      .load(root.toString)
+      .orderBy("n")
+      .collect()
+      .toSeq
+      .map(r => String.valueOf(r.getAs[Any]("t")))
+
+  test("a pattern with an offset (Apache's time) gives that instant") {
+    write("a.csv" -> "n,t\n1,10/Oct/2000:13:55:36 -0700\n2,10/Oct/2000:13:55:36 +0000\n")
+    val t = instants("n INT, t TIMESTAMP", "format.t" -> "dd/MMM/yyyy:HH:mm:ss Z")
+    assert(t == Seq("2000-10-10 20:55:36.0", "2000-10-10 13:55:36.0"))
+  }
+
+  test(
+    "ISO with Z, an offset or a zone id; without one, the session zone; timestamp_ntz ignores the offset"
+  ) {
+    write("a.csv" -> "n,t\n1,2024-01-31T12:00:00Z\n2,2024-01-31 12:00:00+02:00\n3,2024-01-31T12:00:00\n")
+    assert(
+      instants("n INT, t TIMESTAMP") == Seq(
+        "2024-01-31 12:00:00.0",
+        "2024-01-31 10:00:00.0",
+        "2024-01-31 12:00:00.0"
+      )
+    )
+    assert(
+      instants("n INT, t TIMESTAMP_NTZ") == Seq("2024-01-31T12:00", "2024-01-31T12:00", "2024-01-31T12:00")
+    )
+  }
+}

@@ -1,0 +1,199 @@
+package sparkdrill.reader
+
+import java.io.ByteArrayOutputStream
+import java.nio.charset.StandardCharsets
+import java.nio.file.Files
+import java.util.zip.GZIPOutputStream
+
+import org.apache.spark.SparkException
+import org.apache.spark.sql.{DataFrame, Row, SparkSession}
+import org.scalatest.BeforeAndAfterAll
+import org.scalatest.funsuite.AnyFunSuite
+
+import sparkdrill.TestFiles
+
+/** The conformance suite every format extends (docs/formats.md, "Writing a format"): the format says how to
+  * write records of a table `id, name, score` in its syntax, and the suite checks, through `format("drill")`
+  * on a real local Spark, every duty the record-reader template owns: modes and their counters, the corrupt-
+  * record and rescued-data columns, fills, `validate`, `_line` and `_offset`, the row filter, projection and
+  * count, partition columns, batch sizes, byte-range splits and compression.
+  */
+abstract class FormatConformance extends AnyFunSuite with TestFiles with BeforeAndAfterAll {
+
+  /** The options that select the format (`format`, its own options). */
+  def formatOptions: Map[String, String]
+
+  /** The suffix of the format's files. */
+  def suffix: String
+
+  /** A record of `id`, `name` and `score`; a null value is written as absent (the format's null). */
+  def record(id: String, name: String, score: String): String
+
+  /** A record the format cannot read (malformed). */
+  def malformed: String
+
+  /** What precedes the records of a file (a header line), if anything. */
+  def preamble: String = ""
+
+  /** Whether the file's split may be cut by byte range (the format is splittable). */
+  def splittable: Boolean = true
+
+  protected var spark: SparkSession = _
+
+  override def beforeAll(): Unit = {
+    super.beforeAll()
+    spark = SparkSession
+      .builder()
+      .master("local[2]")
+      .config("spark.ui.enabled", "false")
+      .config("spark.sql.shuffle.partitions", "2")
+      .getOrCreate()
+  }
+
+  override def afterAll(): Unit =
+    try if (spark != null) spark.stop()
+    finally super.afterAll()
+
+  private def file(records: String*): String = preamble + records.map(_ + "\n").mkString
+
+  private val good = Seq(record("1", "ann", "1.5"), record("2", "bob", "2.5"), record("3", "cy", "3.5"))
+
+  protected def read(options: (String, String)*): DataFrame =
+    spark.read.format("drill").options(formatOptions ++ options).load(root.toString)
+
+  private def rows(df: DataFrame): Seq[Seq[Any]] = df.collect().toSeq.map(_.toSeq)
+  private val typed = "providedSchema" -> "id INT, name STRING, score DOUBLE"
+
+  test("conformance: the columns and values, with a partition column from the directory") {
+    write(s"2024/a.$suffix" -> file(good: _*))
+    val df = read().select("id", "name", "score", "dir0")
+    assert(
+      rows(df.orderBy("id")) == Seq(
+        Seq("1", "ann", "1.5", "2024"),
+        Seq("2", "bob", "2.5", "2024"),
+        Seq("3", "cy", "3.5", "2024")
+      )
+    )
+  }
+
+  test("conformance: typed by providedSchema and inferTypes; a filter on a typed column") {
+    write(s"a.$suffix" -> file(good: _*))
+    assert(
+      rows(read(typed).where("id >= 2").select("id", "score").orderBy("id")) == Seq(Seq(2, 2.5), Seq(3, 3.5))
+    )
+    val inferred = read("inferTypes" -> "true")
+    assert(inferred.schema("id").dataType.simpleString == "int")
+    assert(inferred.schema("score").dataType.simpleString == "double")
+  }
+
+  test("conformance: a malformed record in each mode, with the corrupt-record column and FAILFAST's error") {
+    write(s"a.$suffix" -> file(good(0), malformed, good(1)))
+    val permissive = read(typed, "columnNameOfCorruptRecord" -> "_corrupt")
+    val kept = rows(permissive.select("id", "_corrupt").orderBy("id"))
+    assert(kept == Seq(Seq(null, malformed), Seq(1, null), Seq(2, null)))
+    assert(read().count() == 3)
+    assert(rows(read("mode" -> "DROPMALFORMED").select("id").orderBy("id")) == Seq(Seq("1"), Seq("2")))
+    val e = intercept[SparkException](read("mode" -> "FAILFAST").collect())
+    val message =
+      Iterator.iterate[Throwable](e)(_.getCause).takeWhile(_ != null).map(_.getMessage).mkString(" | ")
+    assert(message.contains(s"a.$suffix") && message.contains(s"line ${lineOf(2)}"), message)
+  }
+
+  test("conformance: an unconvertible value in each mode, and the rescued-data column keeps its text") {
+    write(s"a.$suffix" -> file(good(0), record("2", "bob", "oops")))
+    assert(rows(read(typed).select("id", "score").orderBy("id")) == Seq(Seq(1, 1.5), Seq(2, null)))
+    val rescued =
+      read(typed, "rescuedDataColumn" -> "_rescued")
+        .where("id = 2")
+        .select("score", "_rescued")
+        .head()
+        .getString(1)
+    assert(rescued.contains("\"score\":\"oops\"") && rescued.contains(s"a.$suffix"), rescued)
+    assert(rows(read(typed, "mode" -> "DROPMALFORMED").select("id", "score")) == Seq(Seq(1, 1.5)))
+    // The bad value is in a column the query does not read: counted unless validate=all judges every column.
+    assert(read(typed, "mode" -> "DROPMALFORMED").select("id").count() == 2)
+    assert(read(typed, "mode" -> "DROPMALFORMED", "validate" -> "all").select("id").count() == 1)
+    val e = intercept[SparkException](read(typed, "mode" -> "FAILFAST").collect())
+    val message =
+      Iterator.iterate[Throwable](e)(_.getCause).takeWhile(_ != null).map(_.getMessage).mkString(" | ")
+    assert(message.contains("column 'score'") && message.contains("value 'oops'"), message)
+  }
+
+  test("conformance: a column the table lacks goes to the rescued-data column, or is dropped") {
+    write(s"a.$suffix" -> file(good(0)))
+    val strict = Seq("providedSchema" -> "id INT, score DOUBLE", "strictSchema" -> "true")
+    val row = read(strict :+ ("rescuedDataColumn" -> "_rescued"): _*).head()
+    assert(row.getAs[Int]("id") == 1 && row.getAs[String]("_rescued").contains("\"name\":\"ann\""))
+    assert(read(strict: _*).schema.fieldNames.toSeq == Seq("id", "score"))
+  }
+
+  test("conformance: an absent value is null, or a NOT NULL column's DEFAULT") {
+    write(s"a.$suffix" -> file(record("1", null, "1.5"), record("2", "bob", null)))
+    assert(rows(read(typed).select("name", "score").orderBy("id")) == Seq(Seq(null, 1.5), Seq("bob", null)))
+    val filled = read("providedSchema" -> "id INT, name STRING NOT NULL DEFAULT 'n/a', score DOUBLE NOT NULL")
+    assert(rows(filled.select("name", "score").orderBy("id")) == Seq(Seq("n/a", 1.5), Seq("bob", 0.0)))
+  }
+
+  test("conformance: _line and _offset, projection alone, and count") {
+    val text = file(good: _*)
+    write(s"a.$suffix" -> text)
+    val df = read().select("_line", "_offset", "name").orderBy("_line")
+    val lines = text.split("\n", -1).toSeq
+    val expected = good.map { r =>
+      val i = lines.indexOf(r)
+      val offset = lines.take(i).map(_.getBytes(StandardCharsets.UTF_8).length + 1).sum
+      Seq((i + 1).toLong, offset.toLong)
+    }
+    assert(rows(df).map(_.take(2)) == expected)
+    assert(read().select("name").collect().map(_.getString(0)).sorted.toSeq == Seq("ann", "bob", "cy"))
+    assert(read().count() == 3)
+  }
+
+  test("conformance: every batch size and byte-range split gives each record once, with its line") {
+    val records = (1 to 500).map(i => record(i.toString, s"n$i", s"$i.5"))
+    write(s"a.$suffix" -> file(records: _*))
+    val expected = (1 to 500).map(i => Seq(i, s"n$i"))
+    Seq("1", "7", "4096").foreach { batch =>
+      assert(rows(read(typed, "batchRows" -> batch).select("id", "name").orderBy("id")) == expected, batch)
+    }
+    val size = Files.size(root.resolve(s"a.$suffix"))
+    try {
+      spark.conf.set("spark.sql.files.maxPartitionBytes", (size / 5).toString)
+      spark.conf.set("spark.sql.files.openCostInBytes", "0")
+      val split = read(typed)
+      if (splittable) assert(split.rdd.getNumPartitions >= 5)
+      assert(rows(split.select("id", "name").orderBy("id")) == expected)
+      val withLines = split.select("id", "_line").collect().map(r => (r.getInt(0), r.getLong(1)))
+      assert(withLines.forall { case (id, line) => line == lineOf(id) }, withLines.take(5).toSeq)
+      assert(split.count() == 500)
+    } finally {
+      spark.conf.unset("spark.sql.files.maxPartitionBytes")
+      spark.conf.unset("spark.sql.files.openCostInBytes")
+    }
+  }
+
+  test("conformance: a gzip file reads as the plain one") {
+    val bytes = new ByteArrayOutputStream()
+    val gz = new GZIPOutputStream(bytes)
+    gz.write(file(good: _*).getBytes(StandardCharsets.UTF_8))
+    gz.close()
+    Files.write(root.resolve(s"a.$suffix.gz"), bytes.toByteArray)
+    assert(
+      rows(read(typed).select("id", "name").orderBy("id")) == Seq(Seq(1, "ann"), Seq(2, "bob"), Seq(3, "cy"))
+    )
+  }
+
+  test("conformance: maxRecordTextBytes caps the corrupt-record text") {
+    write(s"a.$suffix" -> file(good(0), malformed))
+    val kept = read("columnNameOfCorruptRecord" -> "_corrupt", "maxRecordTextBytes" -> "4")
+      .where("_corrupt IS NOT NULL")
+      .head()
+      .getAs[String]("_corrupt")
+    assert(kept.startsWith(malformed.take(4)) && kept.contains("maxRecordTextBytes"), kept)
+  }
+
+  /** The 1-based line of the `n`th record (1-based) of a file written by [[file]]. */
+  protected def lineOf(n: Int): Long = preamble.count(_ == '\n') + n.toLong
+
+  protected def rowOf(values: Any*): Row = Row(values: _*)
+}
