@@ -9,7 +9,8 @@ private[log] final case class LogPattern(
     regex: String,
     columns: IndexedSeq[String],
     groups: Array[Int],
-    dashIsNull: Boolean
+    dashIsNull: Boolean,
+    preset: String = null // the preset's name, read by AccessLogScanner where it can
 ) {
   val pattern: Pattern = Pattern.compile(regex)
 
@@ -30,7 +31,7 @@ private[log] object LogPattern {
 
   val presets: Map[String, String] = Map("common" -> Common, "combined" -> Combined)
 
-  def preset(name: String): LogPattern = compile(presets(name), dashIsNull = true)
+  def preset(name: String): LogPattern = compile(presets(name), dashIsNull = true).copy(preset = name)
 
   /** Compiles a user's pattern; an error shows the pattern and where it fails, or says it names no group. */
   def compile(regex: String, dashIsNull: Boolean = false): LogPattern = {

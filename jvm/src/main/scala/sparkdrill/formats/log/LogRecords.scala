@@ -15,6 +15,7 @@ private[log] final class LogRecords(file: FileInput, log: LogPattern, countLines
   private val view = new LatinView
   private val matcher: Matcher = log.pattern.matcher("")
   private val starts = new Array[Int](log.columns.length)
+  private val ends = new Array[Int](log.columns.length)
   private val lengths = new Array[Int](log.columns.length)
   private var fieldBytes: Array[Byte] = Array.emptyByteArray
 
@@ -28,21 +29,29 @@ private[log] final class LogRecords(file: FileInput, log: LogPattern, countLines
   def length(i: Int): Int = lengths(i)
   def text: String = lines.text
 
-  def split(): String =
-    if (log.ascii && isAscii) {
-      view.set(lines.bytes, lines.start, lines.length)
+  def split(): String = {
+    val b = lines.bytes
+    val kind = LogRecords.kindOf(b, lines.start, lines.length)
+    if (log.preset != null && kind == LogRecords.Plain) {
+      fieldBytes = b
+      if (!AccessLogScanner.scan(b, lines.start, lines.length, log.preset == "combined", starts, ends))
+        LogRecords.NoMatch
+      else { settle(b); null }
+    } else if (log.ascii && kind != LogRecords.Other) {
+      view.set(b, lines.start, lines.length)
       matcher.reset(view)
       if (!matcher.matches()) LogRecords.NoMatch
       else {
-        fieldBytes = lines.bytes
+        fieldBytes = b
         var i = 0
         while (i < starts.length) {
           val g = log.groups(i)
           val s = matcher.start(g)
-          if (s < 0 || isDash(lines.bytes, lines.start + s, matcher.end(g) - s)) starts(i) = -1
-          else { starts(i) = lines.start + s; lengths(i) = matcher.end(g) - s }
+          starts(i) = if (s < 0) -1 else lines.start + s
+          ends(i) = if (s < 0) -1 else lines.start + matcher.end(g)
           i += 1
         }
+        settle(b)
         null
       }
     } else {
@@ -54,26 +63,32 @@ private[log] final class LogRecords(file: FileInput, log: LogPattern, countLines
         var i = 0
         while (i < starts.length) {
           val value = matcher.group(log.groups(i))
-          if (value == null || (log.dashIsNull && value == "-")) starts(i) = -1
+          if (value == null) starts(i) = -1
           else {
-            val b = value.getBytes(StandardCharsets.UTF_8)
+            val v = value.getBytes(StandardCharsets.UTF_8)
             starts(i) = out.size()
-            lengths(i) = b.length
-            out.write(b, 0, b.length)
+            ends(i) = out.size() + v.length
+            out.write(v, 0, v.length)
           }
           i += 1
         }
         fieldBytes = out.toByteArray
+        settle(fieldBytes)
         null
       }
     }
+  }
 
-  private def isAscii: Boolean = {
-    val b = lines.bytes
-    var i = lines.start
-    val end = i + lines.length
-    while (i < end) { if (b(i) < 0) return false; i += 1 }
-    true
+  /** Lengths from the ends, and the presets' `-` as null. */
+  private def settle(b: Array[Byte]): Unit = {
+    var i = 0
+    while (i < starts.length) {
+      if (starts(i) >= 0) {
+        lengths(i) = ends(i) - starts(i)
+        if (isDash(b, starts(i), lengths(i))) starts(i) = -1
+      }
+      i += 1
+    }
   }
 
   private def isDash(b: Array[Byte], at: Int, n: Int): Boolean = log.dashIsNull && n == 1 && b(at) == '-'
@@ -83,6 +98,22 @@ private[log] final class LogRecords(file: FileInput, log: LogPattern, countLines
 
 private object LogRecords {
   val NoMatch = "the line does not match the pattern"
+  val Plain = 0 // ASCII, no backslash
+  val Ascii = 1 // ASCII with a backslash
+  val Other = 2 // other characters
+
+  def kindOf(b: Array[Byte], from: Int, n: Int): Int = {
+    var kind = Plain
+    var i = from
+    val end = from + n
+    while (i < end) {
+      val c = b(i)
+      if (c < 0) return Other
+      if (c == '\\') kind = Ascii
+      i += 1
+    }
+    kind
+  }
 }
 
 /** Bytes as a CharSequence, one char per byte (Latin-1): for ASCII text, the same characters without a copy. */
