@@ -15,6 +15,12 @@ JAR := $(call line_jar,spark4_2.13)
 JAR_35 := $(call line_jar,spark3.5_2.12)
 JAR_35_213 := $(call line_jar,spark3.5_2.13)
 JARS := $(JAR) $(JAR_35) $(JAR_35_213)
+# The example format's jar (examples/fixedwidth, a format plugin in a jar of its own): tests/test_plugins.py
+# adds it to a session with spark.jars, so the targets that run pytest build it for their Spark line.
+example_jar = examples/fixedwidth/target/$(1)/spark-drill-example-fixedwidth-$(1)-$(VERSION).jar
+EXAMPLE_JAR := $(call example_jar,spark4_2.13)
+EXAMPLE_JAR_35 := $(call example_jar,spark3.5_2.12)
+EXAMPLE_SOURCES := $(shell find examples/fixedwidth/src/main -type f)
 WHEEL := dist/spark_drill-$(VERSION)-py3-none-any.whl
 # `make test-fast`'s wheel: the Spark 4 jar only, so a change does not rebuild the other lines' jars.
 FAST_WHEEL := dist/fast/spark_drill-$(VERSION)-py3-none-any.whl
@@ -38,7 +44,7 @@ pytest_in = $(if $(2),SPARK_DRILL_WHEEL=$(abspath $(2)) )$(1)/bin/pytest tests -
 PYTEST = $(call pytest_in,$(VENV),$(WHEEL))
 
 # Everything on Spark 4: formatting, every ScalaTest suite, ruff, mypy, and every pytest on PySpark 4.3.
-test: install
+test: install $(EXAMPLE_JAR)
 	$(SBT) scalafmtCheckAll scalafmtSbtCheck loaderBench/scalafmtCheckAll loaderBench/compile test
 	$(VENV)/bin/ruff check python tests conftest.py
 	$(VENV)/bin/ruff format --check python tests conftest.py
@@ -48,7 +54,7 @@ test: install
 # The quick loop while changing code (target: under 4 minutes): the ScalaTest suites not tagged
 # sparkdrill.tags.Slow, and pytest without the tests marked slow, cluster or connect (pyproject.toml), against
 # a wheel with the Spark 4 jar only. `make test` still runs everything.
-test-fast: $(VENV)/.installed-fast
+test-fast: $(VENV)/.installed-fast $(EXAMPLE_JAR)
 	$(SBT) "testOnly -- -l sparkdrill.tags.Slow"
 	$(call pytest_in,$(VENV)) -m "not slow and not cluster and not connect"
 
@@ -75,7 +81,7 @@ test-compat-4x: $(WHEEL)
 	  echo "== test-compat: PySpark $$v took $$((SECONDS - start)) s"; \
 	done; [ -z "$$failed" ] || { echo "== test-compat: failed on PySpark$$failed"; exit 1; }
 
-test-compat-3.5: $(WHEEL)
+test-compat-3.5: $(WHEEL) $(EXAMPLE_JAR_35)
 	@echo "== test-compat: Spark 3.5, Scala 2.12: ScalaTest"; start=$$SECONDS; $(SBT_35) test; status=$$?; \
 	  echo "== test-compat: Spark 3.5, Scala 2.12 ScalaTest took $$((SECONDS - start)) s"; exit $$status
 	@echo "== test-compat: PySpark $(COMPAT_35), the Spark 3.5 jar, every pytest"; start=$$SECONDS; \
@@ -108,6 +114,14 @@ $(JAR_35): $(JVM_SOURCES)
 
 $(JAR_35_213): $(JVM_SOURCES)
 	$(SBT_35_213) package
+	@test -s $@ && touch $@
+
+$(EXAMPLE_JAR): $(JVM_SOURCES) $(EXAMPLE_SOURCES)
+	$(SBT) fixedwidth/package
+	@test -s $@ && touch $@
+
+$(EXAMPLE_JAR_35): $(JVM_SOURCES) $(EXAMPLE_SOURCES)
+	$(SBT_35) fixedwidth/package
 	@test -s $@ && touch $@
 
 venv: $(VENV)/.deps
@@ -153,7 +167,7 @@ $(VENV)/.installed-fast: $(FAST_WHEEL)
 scala-test:
 	$(SBT) test
 
-py-test: install
+py-test: install $(EXAMPLE_JAR)
 	$(PYTEST)
 
 # Property-based fuzzing of the CSV and JSON readers through the real scan (jvm/src/test/scala/sparkdrill/fuzz).
@@ -219,4 +233,4 @@ bench-test: $(VENV)/.bench-deps $(JAR)
 	$(VENV)/bin/mypy --strict bench
 
 clean:
-	rm -rf target project/target dist build $(VENV) python/spark_drill/jars/*.jar
+	rm -rf target project/target examples/fixedwidth/target dist build $(VENV) python/spark_drill/jars/*.jar

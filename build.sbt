@@ -63,6 +63,8 @@ val lineResource = Compile / resourceGenerators += Def.task {
 }.taskValue
 
 lazy val root = (project in file("."))
+  // `test`, `package` and scalafmt run in the example format's project too.
+  .aggregate(LocalProject("fixedwidth"))
   .settings(
     name := s"spark-drill-${Versions.sparkLine}",
     // sbt would turn the dot of spark3.5 into a dash; the artifacts are named by the line as written.
@@ -93,6 +95,28 @@ lazy val root = (project in file("."))
     Test / parallelExecution := false,
     Test / javaOptions ++= Seq("-Xmx3g", "-XX:MaxDirectMemorySize=2g", "-Duser.timezone=UTC") ++
       sparkModuleOptions,
+    // PluginJarSuite starts Spark with the example format's jar in spark.jars: built first, named here.
+    Test / javaOptions += s"-Dsparkdrill.example.jar=${(LocalProject("fixedwidth") / Compile / packageBin).value}",
+    Test / testOptions += Tests.Argument(TestFrameworks.ScalaTest, "-oD")
+  )
+
+// The example format (`format=fixedwidth`): a third party's format in a jar of its own, on spark-drill's
+// public reader contract. Not on the root project's test classpath: PluginJarSuite (and tests/test_plugins.py)
+// add its jar to a session the way a user adds theirs. Its own suite uses the root's test kit (test->test).
+lazy val fixedwidth = (project in file("examples/fixedwidth"))
+  .dependsOn(root % "provided->compile;test->test")
+  .settings(
+    name := s"spark-drill-example-fixedwidth-${Versions.sparkLine}",
+    moduleName := name.value,
+    lineLayout,
+    libraryDependencies ++= Seq(
+      "org.apache.spark" %% "spark-sql" % Versions.spark % Provided,
+      "org.scalatest" %% "scalatest" % Versions.scalatest % Test
+    ) ++ Versions.scala212Compat.map(_ % Provided),
+    compilerOptions,
+    publish / skip := true,
+    Test / fork := true,
+    Test / javaOptions ++= Seq("-Xmx2g", "-Duser.timezone=UTC") ++ sparkModuleOptions,
     Test / testOptions += Tests.Argument(TestFrameworks.ScalaTest, "-oD")
   )
 

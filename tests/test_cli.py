@@ -24,21 +24,40 @@ from spark_drill import cli
 
 EVENTS = REPO / "samples" / "events"
 
-# --- usage errors: exit 2 before Spark starts ---------------------------------------------------------------
+# --- usage errors: exit 2 (before Spark starts, but for keys only the JVM judges) ---------------------------
 
 
-def usage_error(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+def usage_error(
+    argv: list[str], capsys: pytest.CaptureFixture[str], spark: SparkSession | None = None
+) -> str:
     with pytest.raises(SystemExit) as exited:
-        cli.main(argv)
+        cli.main(argv, spark=spark)
     assert exited.value.code == 2
     return capsys.readouterr().err
 
 
-def test_an_unknown_option_is_a_usage_error_naming_the_nearest(capsys: pytest.CaptureFixture[str]) -> None:
-    err = usage_error(["show", "samples/logs", "-o", "inferTyps=true"], capsys)
-    assert "unknown option 'inferTyps'" in err and "did you mean inferTypes?" in err
-    err = usage_error(["samples/logs", "--option", "headr=true"], capsys)
+def test_an_unknown_option_is_a_usage_error_naming_the_nearest(
+    spark: SparkSession, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Python does not know a format plugin's options: the JVM's option table judges keys Python does not
+    # know, in the session, before anything is read.
+    for command in ("show", "schema", "describe", "convert"):
+        argv = [command, "samples/logs", *(["out", "--to", "csv"] if command == "convert" else [])]
+        err = usage_error([*argv, "-o", "inferTyps=true"], capsys, spark)
+        assert "unknown option 'inferTyps'; did you mean inferTypes?" in err, err
+    err = usage_error(["samples/logs", "--option", "headr=true"], capsys, spark)
     assert "did you mean header?" in err
+    err = usage_error(["show", "samples/logs", "--format", "fixed"], capsys, spark)
+    assert "unknown format 'fixed'" in err and "known formats: csv" in err
+
+
+def test_jars_join_spark_jars(tmp_path: Path) -> None:
+    parser, _ = cli.build_parser()
+    args = parser.parse_args(
+        ["show", "p", "--jars", "a.jar,b.jar", "--jars", "c.jar", "--conf", "spark.jars=x.jar"]
+    )
+    assert cli.session_conf(args, {})["spark.jars"] == "x.jar,a.jar,b.jar,c.jar"
+    assert "spark.jars" not in cli.session_conf(parser.parse_args(["show", "p"]), {})
 
 
 def test_option_values_are_checked_like_sd_reads(capsys: pytest.CaptureFixture[str]) -> None:
@@ -394,7 +413,8 @@ def test_failfast_exits_1_with_one_line_and_no_stack_trace(tmp_path: Path) -> No
     assert lines[0].startswith("spark-drill: ") and "bad.csv" in lines[0] and "'foo'" in lines[0]
 
 
-def test_an_unknown_option_exits_2_before_spark_starts() -> None:
+@pytest.mark.slow
+def test_an_unknown_option_exits_2_naming_the_nearest() -> None:
     done = spark_drill("show", "samples/logs", "-o", "inferTyps=true")
     assert done.returncode == 2
     assert "did you mean inferTypes?" in done.stderr

@@ -52,8 +52,6 @@ def test_options_are_checked_as_a_streams(capsys: pytest.CaptureFixture[str]) ->
     err = usage_error([*base, "-o", "maxFilesPerTrigger=many"], capsys)
     assert "maxFilesPerTrigger takes an integer, got 'many'" in err
     assert "did you mean rescue?" in usage_error([*base, "-o", "schemaEvolutionMode=rescu"], capsys)
-    err = usage_error([*base, "-o", "maxFilesPerTriger=1"], capsys)
-    assert "did you mean maxFilesPerTrigger?" in err
     # ... and a batch command refuses them, naming them.
     err = usage_error(["show", "in", "-o", "maxFilesPerTrigger=1"], capsys)
     assert "'maxFilesPerTrigger' is a streaming-only option" in err and "spark-drill ingest" in err
@@ -274,7 +272,15 @@ def test_an_unreadable_source_is_one_line_and_exit_1(
 # --- a real process -----------------------------------------------------------------------------------------
 
 
-def test_a_bad_option_exits_2_before_spark_starts(tmp_path: Path) -> None:
+def test_a_bad_option_value_exits_2_before_spark_starts(tmp_path: Path) -> None:
+    done = spark_drill("ingest", "in", "out", "--checkpoint", "chk", "-o", "maxFilesPerTrigger=many")
+    assert done.returncode == 2
+    assert "maxFilesPerTrigger takes an integer" in done.stderr
+
+
+@pytest.mark.slow
+def test_a_misspelt_option_exits_2_naming_the_nearest(tmp_path: Path) -> None:
+    # Judged by the JVM's option table (Python does not know a plugin's options) once the session is up.
     done = spark_drill("ingest", "in", "out", "--checkpoint", "chk", "-o", "minFileAg=5s")
     assert done.returncode == 2
     assert "did you mean minFileAge?" in done.stderr

@@ -65,6 +65,14 @@ try:
 except TypeError as e:
     seen["misspelt"] = str(e)
 
+# A key the client does not know (a plugin's option, or a misspelling) goes to the server, which judges it
+# when the plan is analysed: before any job.
+lazy = sd.read(spark, samples, options={"headr": "true"})
+try:
+    lazy.columns
+except Exception as e:
+    seen["unknown_key"] = str(e)
+
 try:
     sd.register_column_parser(spark, sd.ColumnParser())
 except RuntimeError as e:
@@ -227,6 +235,10 @@ def test_keywords_are_checked_in_the_client(seen: dict[str, Any]) -> None:
         seen["misspelt"]
         == "read() got an unexpected keyword argument 'infer_typs'; did you mean infer_types?"
     )
+
+
+def test_an_unknown_option_key_is_judged_by_the_server_at_analysis(seen: dict[str, Any]) -> None:
+    assert "unknown option 'headr'; did you mean header?" in seen["unknown_key"]
 
 
 def test_column_parsers_fail_at_once_under_connect(seen: dict[str, Any]) -> None:

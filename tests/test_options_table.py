@@ -1,26 +1,32 @@
-"""One option table: sd.read's, sd.describe's and sd.read_stream's signatures, Python's table
-(_options.OPTIONS) and the JVM's option catalog (sparkdrill.spark.OptionCatalog.json()) name the same options
-with compatible types and the same scope (batch, stream or both)."""
+"""One option table: the typed keywords sd.read, sd.describe and sd.read_stream take (_options'
+BatchKeywords and StreamKeywords), Python's table made from them (_options.OPTIONS) and the JVM's option
+catalog (sparkdrill.spark.OptionCatalog.json()) name the same options with compatible types and the same
+scope (batch, stream or both)."""
 
 from __future__ import annotations
 
 import inspect
 import json
+import subprocess
+import sys
+import textwrap
 import types
 import typing
+from pathlib import Path
 from typing import Any
 
+import pytest
 from pyspark.sql import SparkSession
 
 import spark_drill as sd
 from spark_drill import _options
 from spark_drill._options import ALIASES, OPTIONS, Scope, kind, snake_case, takes
 
-NOT_OPTIONS = {"spark", "path", *_options.READ_KEYWORDS}
+OWN_KEYWORDS = {"spark", "path", "keywords", *_options.READ_KEYWORDS}
 
 
-def option_keywords(function: Any) -> list[str]:
-    return [name for name in inspect.signature(function).parameters if name not in NOT_OPTIONS]
+def table_keywords(table: Any) -> list[str]:
+    return list(typing.get_type_hints(table))
 
 
 def flat(tp: Any) -> frozenset[Any]:
@@ -34,26 +40,27 @@ BATCH = [o for o in OPTIONS if takes("batch", o)]
 STREAM = [o for o in OPTIONS if takes("stream", o)]
 
 
-def test_read_takes_every_batch_option_of_the_table_in_its_order() -> None:
-    assert option_keywords(sd.read) == [o.snake for o in BATCH]
-    assert set(inspect.signature(sd.read).parameters) == {o.snake for o in BATCH} | NOT_OPTIONS
+def test_the_functions_take_one_typed_keyword_table_and_their_own_few_keywords() -> None:
+    # No function spells the options out: each takes **keywords typed by a table of _options.
+    for function, table in (
+        (sd.read, _options.BatchKeywords),
+        (sd.describe, _options.BatchKeywords),
+        (sd.read_stream, _options.StreamKeywords),
+    ):
+        parameters = inspect.signature(function).parameters
+        assert set(parameters) <= OWN_KEYWORDS, function
+        assert parameters["keywords"].kind is inspect.Parameter.VAR_KEYWORD
+        assert str(parameters["keywords"].annotation) == f"Unpack[{table.__name__}]"
+    assert "schema" not in inspect.signature(sd.describe).parameters  # no defined schema for a report
 
 
-def test_read_stream_takes_every_stream_option_of_the_table_in_its_order() -> None:
-    # The options both reads take, then the streaming ones: the table lists them in that order.
-    assert option_keywords(sd.read_stream) == [o.snake for o in STREAM]
+def test_the_batch_table_is_every_batch_option_in_order() -> None:
+    assert table_keywords(_options.BatchKeywords) == [o.snake for o in BATCH]
+
+
+def test_the_stream_table_is_every_stream_option_the_shared_ones_first() -> None:
+    assert table_keywords(_options.StreamKeywords) == [o.snake for o in STREAM]
     assert [o.scope for o in STREAM] == sorted((o.scope for o in STREAM), key=["both", "stream"].index)
-    assert list(inspect.signature(sd.read_stream).parameters)[-3:] == list(_options.READ_KEYWORDS)
-    assert set(inspect.signature(sd.read_stream).parameters) == {o.snake for o in STREAM} | NOT_OPTIONS
-
-
-def test_read_stream_takes_read_s_keywords_and_the_streaming_ones() -> None:
-    read = option_keywords(sd.read)
-    streaming = [o.snake for o in OPTIONS if o.scope == "stream"]
-    assert streaming, "the table has streaming options"
-    assert option_keywords(sd.read_stream) == [n for n in read if takes("stream", _options.BY_SNAKE[n])] + [
-        n for n in streaming if n not in read
-    ]
 
 
 def test_scopes_are_the_three_kinds() -> None:
@@ -69,31 +76,53 @@ def test_scopes_are_the_three_kinds() -> None:
     }
 
 
-def test_every_option_is_keyword_only_and_defaults_to_none() -> None:
+def test_every_own_keyword_is_keyword_only_and_defaults_to_none() -> None:
     for function in (sd.read, sd.describe, sd.read_stream):
         for name, parameter in inspect.signature(function).parameters.items():
-            if name in ("spark", "path"):
+            if name in ("spark", "path", "keywords"):
                 continue
             assert parameter.kind is inspect.Parameter.KEYWORD_ONLY, (function, name)
             assert parameter.default is None, (function, name)
 
 
-def test_read_and_read_stream_annotate_each_option_with_the_tables_type() -> None:
-    for function, options in ((sd.read, BATCH), (sd.read_stream, STREAM)):
-        hints = typing.get_type_hints(function)
+def test_each_keyword_of_a_table_is_its_option_s_type_or_none() -> None:
+    for table, options in ((_options.BatchKeywords, BATCH), (_options.StreamKeywords, STREAM)):
+        hints = typing.get_type_hints(table)
+        assert not table.__required_keys__, table
         for option in options:
-            assert flat(hints[option.snake]) == flat(option.type) | {type(None)}, (function, option)
-        for name in _options.READ_KEYWORDS:
-            assert flat(hints[name]) == flat(typing.get_type_hints(sd.read)[name]), (function, name)
+            assert flat(hints[option.snake]) == flat(option.type) | {type(None)}, (table, option)
 
 
-def test_describe_takes_the_same_keywords_as_read_but_a_defined_schema() -> None:
-    read = inspect.signature(sd.read).parameters
-    described = inspect.signature(sd.describe).parameters
-    assert list(described) == [name for name in read if name != "schema"]
-    read_hints, describe_hints = typing.get_type_hints(sd.read), typing.get_type_hints(sd.describe)
-    for name in described:
-        assert flat(describe_hints[name]) == flat(read_hints[name]), name
+def test_mypy_checks_the_keywords_names_and_types(tmp_path: Path) -> None:
+    """What a user's type checker says (the installed package, with its py.typed)."""
+    pytest.importorskip("mypy", reason="mypy is in .venv; test-compat's virtualenvs have PySpark and pytest")
+    (tmp_path / "use.py").write_text(
+        textwrap.dedent(
+            """
+            import spark_drill as sd
+            from pyspark.sql import SparkSession
+
+            def use(spark: SparkSession) -> None:
+                sd.read(spark, "p", header=True, infer_types=True, options={"widths": "3"})
+                sd.describe(spark, "p", mode="FAILFAST", provided_schema={"a": "int"})
+                sd.read_stream(spark, "p", schema_location="s", max_files_per_trigger=3)
+                sd.read(spark, "p", headr=True)  # line 9
+                sd.read(spark, "p", header="yes")  # line 10
+                sd.describe(spark, "p", mode="FAIL")  # line 11
+                sd.read(spark, "p", max_files_per_trigger=3)  # line 12
+            """
+        )
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--ignore-missing-imports", "use.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    errors = [line for line in done.stdout.splitlines() if ": error:" in line]
+    assert [int(line.split(":")[1]) for line in errors] == [9, 10, 11, 12], done.stdout
+    assert 'did you mean "header"' in errors[0], errors
 
 
 def test_snake_names_are_the_jvm_names_in_snake_case_and_unique() -> None:

@@ -1,9 +1,11 @@
-"""spark-drill's reader options, listed once: `sd.read`'s keyword, the JVM's name, the Python type and
-whether a batch read, a stream or both take it.
+"""spark-drill's reader options, listed once: the typed keywords (`SharedKeywords`, `BatchKeywords`,
+`StreamKeywords`), which `sd.read`, `sd.describe` and `sd.read_stream` take as `**keywords: Unpack[...]`
+(what IDEs and mypy see), and the table made from them (`OPTIONS`: keyword, JVM name, type, scope), which a
+test checks against the JVM's option table.
 
-`sd.read`, `sd.describe` and `sd.read_stream` spell every option out in their signatures (what IDEs and mypy
-see); a test checks those signatures against `OPTIONS`. Checking and converting values, the `options=`
-escape hatch and the CLI's `-o key=value` all go through this module.
+Checking and converting values, the `options=` escape hatch and the CLI's `-o key=value` go through this
+module. A key it does not know (a format plugin's own option, or a misspelling) goes to the JVM, whose option
+table knows every registered format's options, to be judged when the read is planned.
 """
 
 from __future__ import annotations
@@ -12,9 +14,22 @@ import datetime as dt
 import difflib
 import functools
 import inspect
+import operator
 import re
+import types
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Literal, NamedTuple, TypeVar, cast, get_args, get_origin
+from typing import (
+    Any,
+    Literal,
+    NamedTuple,
+    TypedDict,
+    TypeVar,
+    Union,
+    cast,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
 
 from pyspark.sql.types import StructType
 
@@ -50,73 +65,116 @@ class Option(NamedTuple):
     scope: Scope = "both"
 
 
-OPTIONS: tuple[Option, ...] = (
+# The typed keywords: the one table that `sd.read`, `sd.describe` and `sd.read_stream` take with
+# `**keywords: Unpack[...]` (what mypy checks and IDEs show), and that OPTIONS is made from. None leaves an
+# option to the reader's default. A keyword's JVM name is its camelCase.
+
+
+class SharedKeywords(TypedDict, total=False):
+    """The options both a batch read and a stream take."""
+
     # files
-    Option("format", "format", str),  # csv, tsv, psv, json, or a format a plugin registers
-    Option("path_glob_filter", "pathGlobFilter", str),
-    Option("modified_before", "modifiedBefore", Timestamp),
-    Option("modified_after", "modifiedAfter", Timestamp),
-    Option("ignore_missing_files", "ignoreMissingFiles", bool),
-    Option("ignore_corrupt_files", "ignoreCorruptFiles", bool),
-    Option("recursive_file_lookup", "recursiveFileLookup", bool),
-    Option("multi_line", "multiLine", bool),
-    Option("discovery_parallelism", "discoveryParallelism", int),
-    Option("schema_cache", "schemaCache", str),  # a directory on any Hadoop file system
-    Option("session_schema_cache", "sessionSchemaCache", bool),
+    format: str | None  # csv, tsv, psv, json, or a format a plugin registers (docs/formats.md)
+    path_glob_filter: str | None
+    modified_before: Timestamp | None
+    modified_after: Timestamp | None
+    ignore_missing_files: bool | None
+    ignore_corrupt_files: bool | None
+    recursive_file_lookup: bool | None
+    multi_line: bool | None
+    discovery_parallelism: int | None
+    schema_cache: str | None  # a directory on any Hadoop file system
+    session_schema_cache: bool | None
     # text
-    Option("header", "header", bool),
-    Option("delimiter", "delimiter", str),
-    Option("quote", "quote", str),
-    Option("escape", "escape", str),
-    Option("comment", "comment", str),
-    Option("line_delimiter", "lineDelimiter", str),
-    Option("skip_first_line", "skipFirstLine", bool),
-    Option("null_value", "nullValue", str),
-    Option("empty_value", "emptyValue", str),
-    Option("date_format", "dateFormat", str),
-    Option("timestamp_format", "timestampFormat", str),
-    Option("time_zone", "timeZone", str),
+    header: bool | None
+    delimiter: str | None
+    quote: str | None
+    escape: str | None
+    comment: str | None
+    line_delimiter: str | None
+    skip_first_line: bool | None
+    null_value: str | None
+    empty_value: str | None
+    date_format: str | None
+    timestamp_format: str | None
+    time_zone: str | None
     # schema
-    Option("provided_schema", "providedSchema", ProvidedSchema),
-    Option("strict_schema", "strictSchema", bool),
-    Option("schema_mode", "schemaMode", SchemaMode),
-    Option("type_conflict", "typeConflict", TypeConflict),
-    Option("project", "project", str),
-    Option("partition_label", "partitionLabel", str),
-    Option("partition_columns", "partitionColumns", bool),
-    Option("partition_style", "partitionStyle", PartitionStyle),
-    Option("filename_label", "filenameLabel", str),
-    Option("filepath_label", "filepathLabel", str),
-    Option("fqn_label", "fqnLabel", str),
-    Option("suffix_label", "suffixLabel", str),
-    Option("lmt_label", "lmtLabel", str),
-    Option("infer_types", "inferTypes", bool),
-    Option("sample_rows", "sampleRows", int),
-    Option("map_inference_threshold", "mapInferenceThreshold", int),
-    Option("max_schema_fields", "maxSchemaFields", int),
+    provided_schema: ProvidedSchema | None
+    strict_schema: bool | None
+    schema_mode: SchemaMode | None
+    type_conflict: TypeConflict | None
+    project: str | None
+    partition_label: str | None
+    partition_columns: bool | None
+    partition_style: PartitionStyle | None
+    filename_label: str | None
+    filepath_label: str | None
+    fqn_label: str | None
+    suffix_label: str | None
+    lmt_label: str | None
+    infer_types: bool | None
+    sample_rows: int | None
+    map_inference_threshold: int | None
+    max_schema_fields: int | None
     # bad input
-    Option("mode", "mode", Mode),
-    Option("column_name_of_corrupt_record", "columnNameOfCorruptRecord", str),
-    Option("rescued_data_column", "rescuedDataColumn", str),
-    Option("max_record_text_bytes", "maxRecordTextBytes", int),
-    Option("validate", "validate", Validate),
+    mode: Mode | None
+    column_name_of_corrupt_record: str | None
+    rescued_data_column: str | None
+    max_record_text_bytes: int | None
+    validate: Validate | None
     # batches
-    Option("batch_rows", "batchRows", int),
-    Option("batch_bytes", "batchBytes", int),
-    Option("memory_mode", "memoryMode", MemoryMode),
+    batch_rows: int | None
+    batch_bytes: int | None
+    memory_mode: MemoryMode | None
     # JSON
-    Option("all_text_mode", "allTextMode", bool),
-    Option("read_numbers_as_double", "readNumbersAsDouble", bool),
-    Option("max_record_bytes", "maxRecordBytes", int),
-    # streaming (SPEC 11): spark.readStream only
-    Option("schema_location", "schemaLocation", str, "stream"),  # a directory on any Hadoop file system
-    Option("include_existing_files", "includeExistingFiles", bool, "stream"),
-    Option("min_file_age", "minFileAge", Duration, "stream"),
-    Option("max_files_per_trigger", "maxFilesPerTrigger", int, "stream"),
-    Option("max_bytes_per_trigger", "maxBytesPerTrigger", Size, "stream"),
-    Option("include_columns", "includeColumns", ColumnList, "stream"),
-    Option("schema_evolution_mode", "schemaEvolutionMode", SchemaEvolutionMode, "stream"),
-)
+    all_text_mode: bool | None
+    read_numbers_as_double: bool | None
+    max_record_bytes: int | None
+
+
+class BatchKeywords(SharedKeywords, total=False):
+    """The options of a batch read (`sd.read`, `sd.describe`): the shared ones (and any batch-only one)."""
+
+
+class StreamKeywords(SharedKeywords, total=False):
+    """The options of a stream (`sd.read_stream`, SPEC 11): the shared ones and the streaming ones."""
+
+    schema_location: str | None  # a directory on any Hadoop file system
+    include_existing_files: bool | None
+    min_file_age: Duration | None
+    max_files_per_trigger: int | None
+    max_bytes_per_trigger: Size | None
+    include_columns: ColumnList | None
+    schema_evolution_mode: SchemaEvolutionMode | None
+
+
+def camel_case(snake: str) -> str:
+    """`column_name_of_corrupt_record` -> `columnNameOfCorruptRecord`."""
+    first, *rest = snake.split("_")
+    return first + "".join(part.capitalize() for part in rest)
+
+
+def _without_none(tp: Any) -> Any:
+    """`X | None` -> X (the union of the rest when X is itself a union)."""
+    args = tuple(a for a in get_args(tp) if a is not type(None))
+    if get_origin(tp) not in (Union, types.UnionType) or len(args) == len(get_args(tp)):
+        return tp
+    return args[0] if len(args) == 1 else functools.reduce(operator.or_, args)
+
+
+def _table() -> tuple[Option, ...]:
+    shared = get_type_hints(SharedKeywords)
+    batch, stream = get_type_hints(BatchKeywords), get_type_hints(StreamKeywords)
+    # The shared options, then the batch-only ones, then the streaming ones.
+    names = list(shared) + [n for n in batch if n not in shared] + [n for n in stream if n not in shared]
+    scopes: dict[str, Scope] = {
+        n: "both" if n in shared else "batch" if n in batch else "stream" for n in names
+    }
+    hints = {**batch, **stream}
+    return tuple(Option(n, camel_case(n), _without_none(hints[n]), scopes[n]) for n in names)
+
+
+OPTIONS: tuple[Option, ...] = _table()
 
 # Spark's csv/json names the JVM also takes, by the spark-drill option they mean.
 ALIASES: Mapping[str, str] = {
@@ -335,15 +393,6 @@ def parse_text(option: Option, text: str) -> object:
     return text
 
 
-def _unknown_key(key: str) -> TypeError:
-    candidates = [o.jvm for o in OPTIONS] + list(ALIASES)
-    hint = nearest(key, candidates)
-    return TypeError(
-        f"unknown option {key!r}: not a spark-drill option, `format.<column>`, or a Hadoop setting "
-        f"({', '.join(HADOOP_PREFIXES)})" + (f"; did you mean {hint}?" if hint else "")
-    )
-
-
 def jvm_options(
     given: Mapping[str, object],
     column_formats: Mapping[str, str] | None = None,
@@ -351,9 +400,10 @@ def jvm_options(
     read: ReadKind = "batch",
 ) -> dict[str, str]:
     """The reader options to send: `given` keyword values by snake_case name (None: not sent), per-column
-    formats, then the `options` mapping (Hadoop settings pass unchecked; other keys must name an option that
-    a `read` of this kind takes: a streaming option on a batch read fails here, naming it, before Spark
-    sees it)."""
+    formats, then the `options` mapping. A key of `options` that names one of the table's options is checked
+    and converted here (a streaming option on a batch read fails here, naming it, before Spark sees it);
+    Hadoop settings and keys this table does not know pass as given: a format plugin's own options, or a
+    misspelling, which the JVM's option table judges when the read is planned, naming the nearest option."""
     out: dict[str, str] = {}
     for name, value in given.items():
         if value is not None:
@@ -373,7 +423,9 @@ def jvm_options(
             continue
         option = lookup(key)
         if option is None:
-            raise _unknown_key(key)
+            # The JVM knows every registered format's options; Python knows spark-drill's own.
+            out[key] = text
+            continue
         if not takes(read, option):
             raise TypeError("option " + scope_error(option, repr(key)))
         if option.jvm in out:
@@ -385,24 +437,34 @@ def jvm_options(
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def check_keywords(function: F) -> F:
+def check_keywords(table: type) -> Callable[[F], F]:
     """Makes an unknown keyword a TypeError that names the nearest valid one (`infer_typs` -> `infer_types`,
-    also for JVM spellings and Spark's aliases: `inferSchema` -> `infer_types`)."""
-    allowed = [p for p in inspect.signature(function).parameters if p not in ("spark", "path")]
-    allowed_set = frozenset(allowed)
+    also for JVM spellings and Spark's aliases: `inferSchema` -> `infer_types`). The valid keywords are the
+    function's own and the keys of `table` (a TypedDict of options, which its `**keywords` take)."""
 
-    @functools.wraps(function)
-    def checked(*args: Any, **kwargs: Any) -> Any:
-        for name in kwargs:
-            if name not in allowed_set and name not in ("spark", "path"):
-                option = lookup(name)
-                unexpected = f"{function.__name__}() got an unexpected keyword argument {name!r}"
-                if option is not None and option.snake not in allowed_set and option.scope != "both":
-                    # An option of the other kind of read: say so rather than suggest a look-alike.
-                    raise TypeError(f"{unexpected}: {scope_error(option, name)}")
-                hint = option.snake if option is not None and option.snake in allowed_set else None
-                hint = hint or nearest(name, allowed)
-                raise TypeError(unexpected + (f"; did you mean {hint}?" if hint else ""))
-        return function(*args, **kwargs)
+    def decorate(function: F) -> F:
+        own = [
+            name
+            for name, p in inspect.signature(function).parameters.items()
+            if name not in ("spark", "path") and p.kind is not inspect.Parameter.VAR_KEYWORD
+        ]
+        allowed = list(get_type_hints(table)) + own
+        allowed_set = frozenset(allowed)
 
-    return cast(F, checked)
+        @functools.wraps(function)
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            for name in kwargs:
+                if name not in allowed_set and name not in ("spark", "path"):
+                    option = lookup(name)
+                    unexpected = f"{function.__name__}() got an unexpected keyword argument {name!r}"
+                    if option is not None and option.snake not in allowed_set and option.scope != "both":
+                        # An option of the other kind of read: say so rather than suggest a look-alike.
+                        raise TypeError(f"{unexpected}: {scope_error(option, name)}")
+                    hint = option.snake if option is not None and option.snake in allowed_set else None
+                    hint = hint or nearest(name, allowed)
+                    raise TypeError(unexpected + (f"; did you mean {hint}?" if hint else ""))
+            return function(*args, **kwargs)
+
+        return cast(F, checked)
+
+    return decorate

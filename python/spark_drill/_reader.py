@@ -5,26 +5,17 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql.types import StructType
 
 from spark_drill._errors import install_error_conversion
-from spark_drill._options import (
-    BY_SNAKE,
-    MemoryMode,
-    Mode,
-    PartitionStyle,
-    ProvidedSchema,
-    SchemaMode,
-    Timestamp,
-    TypeConflict,
-    Validate,
-    check_keywords,
-    jvm_options,
-)
+from spark_drill._options import BatchKeywords, check_keywords, jvm_options
 from spark_drill._session import FORMAT, is_connect
+
+if TYPE_CHECKING:
+    from typing import Unpack  # Python 3.11; annotations are not evaluated at run time (3.10)
 
 PathArg = str | os.PathLike[str] | Sequence[str | os.PathLike[str]]
 
@@ -51,65 +42,15 @@ def load(
     return df
 
 
-@check_keywords
+@check_keywords(BatchKeywords)
 def read(
     spark: SparkSession,
     path: PathArg,
     *,
-    format: str | None = None,
-    path_glob_filter: str | None = None,
-    modified_before: Timestamp | None = None,
-    modified_after: Timestamp | None = None,
-    ignore_missing_files: bool | None = None,
-    ignore_corrupt_files: bool | None = None,
-    recursive_file_lookup: bool | None = None,
-    multi_line: bool | None = None,
-    discovery_parallelism: int | None = None,
-    schema_cache: str | None = None,
-    session_schema_cache: bool | None = None,
-    header: bool | None = None,
-    delimiter: str | None = None,
-    quote: str | None = None,
-    escape: str | None = None,
-    comment: str | None = None,
-    line_delimiter: str | None = None,
-    skip_first_line: bool | None = None,
-    null_value: str | None = None,
-    empty_value: str | None = None,
-    date_format: str | None = None,
-    timestamp_format: str | None = None,
-    time_zone: str | None = None,
-    provided_schema: ProvidedSchema | None = None,
-    strict_schema: bool | None = None,
-    schema_mode: SchemaMode | None = None,
-    type_conflict: TypeConflict | None = None,
-    project: str | None = None,
-    partition_label: str | None = None,
-    partition_columns: bool | None = None,
-    partition_style: PartitionStyle | None = None,
-    filename_label: str | None = None,
-    filepath_label: str | None = None,
-    fqn_label: str | None = None,
-    suffix_label: str | None = None,
-    lmt_label: str | None = None,
-    infer_types: bool | None = None,
-    sample_rows: int | None = None,
-    map_inference_threshold: int | None = None,
-    max_schema_fields: int | None = None,
-    mode: Mode | None = None,
-    column_name_of_corrupt_record: str | None = None,
-    rescued_data_column: str | None = None,
-    max_record_text_bytes: int | None = None,
-    validate: Validate | None = None,
-    batch_rows: int | None = None,
-    batch_bytes: int | None = None,
-    memory_mode: MemoryMode | None = None,
-    all_text_mode: bool | None = None,
-    read_numbers_as_double: bool | None = None,
-    max_record_bytes: int | None = None,
     schema: StructType | str | None = None,
     column_formats: Mapping[str, str] | None = None,
     options: Mapping[str, str] | None = None,
+    **keywords: Unpack[BatchKeywords],
 ) -> DataFrame:
     """Reads files with spark-drill: `spark.read.format("drill")` with typed options.
 
@@ -272,5 +213,4 @@ def read(
     ...
     TypeError: read() got an unexpected keyword argument 'infer_typs'; did you mean infer_types?
     """
-    given = {name: value for name, value in locals().items() if name in BY_SNAKE}
-    return load(spark, path, schema, jvm_options(given, column_formats, options))
+    return load(spark, path, schema, jvm_options(keywords, column_formats, options))

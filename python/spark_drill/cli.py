@@ -33,7 +33,7 @@ from spark_drill._cli_output import OUTPUTS
 from spark_drill._errors import ScanError
 from spark_drill._jar import jar_path, spark_target
 from spark_drill._options import jvm_options
-from spark_drill._session import session
+from spark_drill._session import is_connect, session
 
 COMMANDS = ("show", "schema", "describe", "sql", "convert", "ingest")
 QUIET_LOG4J = Path(__file__).with_name("log4j2-quiet.properties")
@@ -111,6 +111,14 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
     spark_group.add_argument("--master", default="local[*]", help="Spark master (default local[*])")
     spark_group.add_argument(
         "--conf", action="append", type=_key_value, default=[], metavar="KEY=VALUE", help="a Spark setting"
+    )
+    spark_group.add_argument(
+        "--jars",
+        action="append",
+        default=[],
+        metavar="JARS",
+        help="jars for the session's classpath, comma-separated (a format plugin's jar, docs/formats.md); "
+        "added to spark.jars; repeatable",
     )
     spark_group.add_argument(
         "-v", "--verbose", action="count", default=0, help="show Spark's log (-vv: INFO) and stack traces"
@@ -255,20 +263,31 @@ def one_line(error: BaseException) -> str:
     return f"spark-drill: {type(error).__name__}"
 
 
-def _session(args: argparse.Namespace, opts: dict[str, str]) -> SparkSession:
+def session_conf(args: argparse.Namespace, opts: dict[str, str]) -> dict[str, str]:
+    """The Spark settings of the session a command starts: `--conf`, `--jars` (added to any `spark.jars`),
+    the `drill` catalog's options for `sql`, and quiet logging unless `-v`."""
     tty = sys.stdout.isatty() and sys.stderr.isatty()
     conf = {"spark.ui.enabled": "false", "spark.ui.showConsoleProgress": "true" if tty else "false"}
     if args.command == "sql":
         conf.update(catalog_conf(opts))
     user = dict(args.conf)
     conf.update({k: v for k, v in user.items() if k != JAVA_OPTIONS})
+    jars = [j.strip() for text in [user.get("spark.jars", ""), *args.jars] for j in text.split(",")]
+    if any(jars):
+        conf["spark.jars"] = ",".join(j for j in jars if j)  # the session adds spark-drill's own jar
     java_options = [user[JAVA_OPTIONS]] if JAVA_OPTIONS in user else []
     if args.verbose == 0:
         # Before the JVM starts: Spark prints its first lines while starting.
         java_options.append(f"-Dlog4j2.configurationFile={QUIET_LOG4J.as_uri()}")
-        _drop_jvm_noise()
     if java_options:
         conf[JAVA_OPTIONS] = " ".join(java_options)
+    return conf
+
+
+def _session(args: argparse.Namespace, opts: dict[str, str]) -> SparkSession:
+    conf = session_conf(args, opts)
+    if args.verbose == 0:
+        _drop_jvm_noise()
     spark = session(master=args.master, app_name="spark-drill", **conf)
     if args.verbose >= 2:
         spark.sparkContext.setLogLevel("INFO")
@@ -304,8 +323,8 @@ def main(argv: list[str] | None = None, *, spark: SparkSession | None = None) ->
     if args.format is not None:
         given["format"] = args.format
     try:
-        # Checked before Spark starts: an unknown or misspelt option, or one of the other kind of read, is a
-        # usage error.
+        # Checked before Spark starts: a bad value of a known option, or one of the other kind of read, is a
+        # usage error (keys Python does not know are judged by the JVM once the session is up, below).
         opts = jvm_options({}, None, given, read="stream" if args.command == "ingest" else "batch")
     except (TypeError, ValueError) as e:
         sub.error(str(e))
@@ -313,6 +332,8 @@ def main(argv: list[str] | None = None, *, spark: SparkSession | None = None) ->
         args.query = _query(args, sub)
         if opts and spark is not None:
             sub.error("-o options reach drill.`PATH` through the catalog a new session starts with")
+    if args.jars and spark is not None:
+        sub.error("--jars reach a new session only")
     if args.command in ("show", "sql") and args.rows is None and args.output == "table":
         args.rows = 50
     own = spark is None
@@ -321,6 +342,11 @@ def main(argv: list[str] | None = None, *, spark: SparkSession | None = None) ->
     except Exception as e:
         return _failed(e, args.verbose)
     try:
+        # Keys Python does not know (a format plugin's options, misspellings) and the format are judged by the
+        # JVM's option table, which knows every format the session has, before anything is read.
+        problem = jvm_problem(active, opts)
+        if problem:
+            sub.error(problem.removeprefix("spark-drill: "))
         run(args, active, opts)
         sys.stdout.flush()
         return 0
@@ -333,6 +359,20 @@ def main(argv: list[str] | None = None, *, spark: SparkSession | None = None) ->
     finally:
         if own:
             active.stop()
+
+
+def jvm_problem(spark: SparkSession, opts: dict[str, str]) -> str | None:
+    """Why the JVM would refuse these reader options at planning, or None (under Spark Connect: None, the
+    server judges them when the read is analysed)."""
+    if is_connect(spark):
+        return None
+    jvm = spark.sparkContext._jvm
+    assert jvm is not None
+    options = jvm.java.util.HashMap()
+    for key, value in opts.items():
+        options.put(key, value)
+    problem: str | None = jvm.sparkdrill.spark.OptionCatalog.problem(options)
+    return problem
 
 
 def _failed(error: Exception, verbose: int) -> int:

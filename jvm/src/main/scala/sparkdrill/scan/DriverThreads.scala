@@ -34,7 +34,11 @@ private[sparkdrill] object DriverThreads {
   def map[A, B](items: Seq[A])(f: A => B): Seq[B] =
     if (items.size <= 1) items.map(f)
     else {
-      val futures = items.map(item => pool.submit(new Callable[B] { def call(): B = f(item) }))
+      // The pool's threads were made by whichever thread came first; an item runs with the caller's context
+      // class loader, which decides the formats it sees (a format from the user's jar: FormatRegistry).
+      val loader = Thread.currentThread.getContextClassLoader
+      val futures =
+        items.map(item => pool.submit(new Callable[B] { def call(): B = withLoader(loader)(f(item)) }))
       val results = futures.map { future =>
         try Right(future.get())
         catch { case e: ExecutionException => Left(e.getCause) }
@@ -42,4 +46,12 @@ private[sparkdrill] object DriverThreads {
       results.collectFirst { case Left(e) => e }.foreach(e => throw e)
       results.collect { case Right(b) => b }
     }
+
+  private def withLoader[B](loader: ClassLoader)(body: => B): B = {
+    val thread = Thread.currentThread
+    val before = thread.getContextClassLoader
+    thread.setContextClassLoader(loader)
+    try body
+    finally thread.setContextClassLoader(before)
+  }
 }

@@ -6,7 +6,7 @@ import java.security.MessageDigest
 import java.util.Locale
 
 import sparkdrill.loader.LoaderOptions
-import sparkdrill.reader.{CommonOptions, OptionCatalog, OptionKind, OptionSpec, ReaderOptions}
+import sparkdrill.reader.{CommonOptions, FormatPlugin, OptionCatalog, OptionKind, OptionSpec, ReaderOptions}
 import sparkdrill.reader.OptionKind._
 
 /** The scan's own options (docs/options.md: files, schema, partitions, batches). With [[CommonOptions]] and
@@ -208,10 +208,15 @@ private[sparkdrill] object ScanOptions {
   /** Names Spark passes itself: the paths of `load()`. */
   private val internal = Set("path", "paths")
 
-  /** The one option table: the scan's options, the shared reader options and every registered format's. */
-  lazy val catalog: OptionCatalog = new OptionCatalog(
-    all ++ CommonOptions.all ++ FormatRegistry.plugins.flatMap(_.options),
-    FormatRegistry.plugins.flatMap(_.prefixOptions).distinct,
+  /** The one option table: the scan's options, the shared reader options and the options of every format the
+    * calling thread sees (a format from the user's jar included: [[FormatRegistry]]).
+    */
+  def catalog: OptionCatalog = FormatRegistry.current.catalog
+
+  /** The option table with `plugins`' options (made once per class loader, by [[FormatRegistry]]). */
+  def catalogOf(plugins: Seq[FormatPlugin]): OptionCatalog = new OptionCatalog(
+    all ++ CommonOptions.all ++ plugins.flatMap(_.options),
+    plugins.flatMap(_.prefixOptions).distinct,
     sparkOnly,
     internal
   )

@@ -3,12 +3,23 @@ package sparkdrill.spark
 import com.fasterxml.jackson.databind.ObjectMapper
 
 import sparkdrill.reader.OptionKind
-import sparkdrill.scan.{ScanOptions, StreamOptions}
+import scala.jdk.CollectionConverters._
+
+import sparkdrill.scan.{ScanOptions, StreamOptions, TableScan}
 
 /** The option table for other languages: `spark._jvm.sparkdrill.spark.OptionCatalog.json()` from Python,
-  * whose typed reader is checked against it.
+  * whose typed reader is checked against it; and `problem(options)`, which judges options as planning would
+  * (the formats and options the calling thread sees, a plugin's included) for the command line, whose
+  * Python does not know a plugin's options.
   */
 private[sparkdrill] object OptionCatalog {
+
+  /** Why a read with these options would fail at planning (an unknown option, naming the nearest; a value
+    * that does not parse; an unknown format), or null when they are good.
+    */
+  def problem(options: java.util.Map[String, String]): String =
+    try { TableScan.parseOptions(options.asScala.toMap); null }
+    catch { case e: IllegalArgumentException => e.getMessage }
 
   /** A JSON array: per option its name, type, default (text or null), values (enumerations), aliases, doc, scope (both, batch or stream). */
   def json(): String = {

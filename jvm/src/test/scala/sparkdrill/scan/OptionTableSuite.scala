@@ -70,7 +70,7 @@ class OptionDocsSuite extends AnyFunSuite {
   test("every option and alias of the table is in docs/options.md") {
     val docs =
       new String(java.nio.file.Files.readAllBytes(java.nio.file.Paths.get("docs/options.md")), "UTF-8")
-    // spark-drill's own options: the test sources' fixed-width format is not documented there.
+    // spark-drill's own options: a format of another jar (a test's) documents its own.
     val ours = ScanOptions.all ++ CommonOptions.all ++
       FormatRegistry.plugins.filter(_.getClass.getName.startsWith("sparkdrill.")).flatMap(_.options)
     val missing = ours

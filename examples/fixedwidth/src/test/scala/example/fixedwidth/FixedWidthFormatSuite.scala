@@ -1,13 +1,14 @@
 package example.fixedwidth
 
-import org.apache.spark.sql.{DataFrame, Row, SparkSession}
+import org.apache.spark.sql.{DataFrame, SparkSession}
 import org.scalatest.BeforeAndAfterAll
 import org.scalatest.funsuite.AnyFunSuite
 
 import sparkdrill.TestFiles
 
-/** The test-only fixed-width format, read through `format("drill")` on a real local Spark: the scan gives it
-  * partition and implicit columns, projection, missing columns, batches and modes, and never names it.
+/** The example fixed-width format, read through `format("drill")` on a real local Spark (this project's
+  * classpath has it): the scan gives it partition and implicit columns, projection, missing columns, batches
+  * and modes, and never names it.
   */
 class FixedWidthFormatSuite extends AnyFunSuite with TestFiles with BeforeAndAfterAll {
   private var spark: SparkSession = _
@@ -36,7 +37,7 @@ class FixedWidthFormatSuite extends AnyFunSuite with TestFiles with BeforeAndAft
     )
 
   private def read(options: (String, String)*): DataFrame =
-    spark.read.format("drill").options((("fixedWidths" -> layout) +: options).toMap).load(root.toString)
+    spark.read.format("drill").options((("widths" -> layout) +: options).toMap).load(root.toString)
 
   private def rows(df: DataFrame): Seq[Seq[Any]] = df.collect().toSeq.map(_.toSeq)
 
@@ -119,7 +120,7 @@ class FixedWidthFormatSuite extends AnyFunSuite with TestFiles with BeforeAndAft
     val defined = spark.read
       .format("drill")
       .schema("id INT, score INT")
-      .option("fixedWidths", layout)
+      .option("widths", layout)
       .load(root.toString)
     assert(defined.schema.fieldNames.toSeq == Seq("id", "score"))
     assert(defined.where("dir0 = 'd1'").count() == 17)
@@ -128,8 +129,28 @@ class FixedWidthFormatSuite extends AnyFunSuite with TestFiles with BeforeAndAft
 
   test("an unknown option fails at planning with the nearest name") {
     writeSample()
-    val e = intercept[IllegalArgumentException](read("fixedWidth" -> "x:1"))
-    assert(e.getMessage.contains("did you mean fixedWidths?"), e.getMessage)
-    assert(Row(1).length == 1)
+    val e = intercept[IllegalArgumentException](read("widht" -> "x:1"))
+    assert(e.getMessage.contains("did you mean widths?"), e.getMessage)
+  }
+
+  test("bare widths name the columns _c0, _c1, ...; format=fixedwidth reads files of any suffix") {
+    write("a.txt" -> "  1ann  \n  2bob  \n")
+    val df = spark.read
+      .format("drill")
+      .option("format", "fixedwidth")
+      .option("widths", "3,name:5")
+      .load(root.toString)
+    assert(df.schema.fieldNames.toSeq == Seq("_c0", "name"))
+    assert(rows(df.orderBy("_c0")) == Seq(Seq("1", "ann"), Seq("2", "bob")))
+  }
+
+  test("a bad layout fails at planning, naming the option") {
+    writeSample()
+    Seq("3,x", "id:0", ":3", "").foreach { layout =>
+      val e = intercept[IllegalArgumentException](
+        spark.read.format("drill").option("widths", layout).load(root.toString)
+      )
+      assert(e.getMessage.contains("option 'widths'"), s"$layout: ${e.getMessage}")
+    }
   }
 }

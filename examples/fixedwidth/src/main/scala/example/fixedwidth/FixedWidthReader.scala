@@ -10,53 +10,16 @@ import org.apache.spark.sql.types._
 import sparkdrill.loader.{ColumnWriter, RowWriter}
 import sparkdrill.reader._
 
-/** A format written on the reader SPI alone, the way a third party would write one in its own jar: fixed-width
-  * lines (`.fwf`), columns laid out by the option `fixedWidths` (`id:3,name:6`). Text past the last column is
-  * a late column `rest`, found by discovery while it samples. Registered through
-  * `META-INF/services/sparkdrill.reader.FormatPlugin` in the test resources; nothing in the scan or the Spark
-  * adapter names it.
+/** Reads one `.fwf` file: each line cut into the columns of the option `widths`, text past the last column
+  * into the late column `rest`. The whole reader is this file (the part a format's author writes).
   */
-final class FixedWidthFormat extends FormatPlugin {
-  def name: String = "fixed"
-  def suffixes: Seq[String] = Seq("fwf")
-  override def options: Seq[OptionSpec[_]] = Seq(FixedWidthFormat.Widths)
-
-  override def validate(options: ReaderOptions): Unit =
-    options.get(FixedWidthFormat.Widths).foreach(Layout.parse)
-
-  // Discovery samples lines, since the late column `rest` shows only in the data.
-  def sampleRows(options: ReaderOptions): Int = CommonOptions.sampleLimit(options)
-  def splittable(options: ReaderOptions): Boolean = false
-  def newReader(negotiator: SchemaNegotiator): BatchReader = new FixedWidthReader(negotiator)
-}
-
-object FixedWidthFormat {
-  val Widths: OptionSpec[String] =
-    OptionSpec.optional("fixedWidths", OptionKind.Text, "fixed-width layout: name:width, ... (test format)")
-  val Rest = "rest"
-}
-
-/** Column names and widths. */
-final case class Layout(columns: Seq[(String, Int)]) {
-  def width: Int = columns.map(_._2).sum
-}
-
-object Layout {
-  def parse(text: String): Layout = Layout(text.split(',').toSeq.map { part =>
-    part.split(':') match {
-      case Array(n, w) if Try(w.trim.toInt).toOption.exists(_ > 0) => n.trim -> w.trim.toInt
-      case _ => throw new IllegalArgumentException(s"option 'fixedWidths': '$part' is not name:width")
-    }
-  })
-}
-
 final class FixedWidthReader(negotiator: SchemaNegotiator) extends BatchReader {
   private val options = negotiator.options
   private val errors = negotiator.errorContext
   private val layout = Layout.parse(
     options
       .get(FixedWidthFormat.Widths)
-      .getOrElse(throw errors.error("the fixed format needs the option fixedWidths", option = "fixedWidths"))
+      .getOrElse(throw errors.error("the fixedwidth format needs the option widths", option = "widths"))
   )
   private val lines =
     new BufferedReader(new InputStreamReader(negotiator.file.open(), StandardCharsets.UTF_8))
@@ -117,7 +80,10 @@ final class FixedWidthReader(negotiator: SchemaNegotiator) extends BatchReader {
         case LongType => Try(text.toLong).toOption.exists { v => w.setLong(v); true }
         case DoubleType => Try(text.toDouble).toOption.exists { v => w.setDouble(v); true }
         case other =>
-          throw errors.error(s"the fixed format cannot write ${other.simpleString}", column = w.field.name)
+          throw errors.error(
+            s"the fixedwidth format cannot write ${other.simpleString}",
+            column = w.field.name
+          )
       }
 
   private def conversionFailed(line: String, name: String, w: ColumnWriter, text: String): Boolean = {
