@@ -38,6 +38,7 @@ SchemaMode = Literal["evolve", "strict", "fail"]
 TypeConflict = Literal["widen", "fail"]
 PartitionStyle = Literal["drill", "hive"]
 Validate = Literal["projected", "all"]
+LogPattern = Literal["common", "combined"]
 MemoryMode = Literal["offHeap", "onHeap"]
 SchemaEvolutionMode = Literal[
     "addNewColumns", "rescue", "none", "failOnNewColumns", "addNewColumnsWithTypeWidening"
@@ -130,6 +131,9 @@ class SharedKeywords(TypedDict, total=False):
     all_text_mode: bool | None
     read_numbers_as_double: bool | None
     max_record_bytes: int | None
+    # log (SPEC 12)
+    regex: str | None  # a Java regular expression whose named groups are the columns
+    log_pattern: LogPattern | None
 
 
 class BatchKeywords(SharedKeywords, total=False):
