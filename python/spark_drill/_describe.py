@@ -21,7 +21,6 @@ from spark_drill._options import (
     jvm_options,
 )
 from spark_drill._reader import PathArg, paths_of
-from spark_drill._session import is_connect
 
 # The data source of the report (sparkdrill.spark.DescribeSource).
 DESCRIBE_FORMAT = "drill-describe"
@@ -131,8 +130,7 @@ def describe(
     """
     given = {name: value for name, value in locals().items() if name in BY_SNAKE}
     opts = jvm_options(given, column_formats, options)
-    if not is_connect(spark):
-        install_error_conversion()
+    install_error_conversion(spark)
     # Only reader options: the same call serves a classic session and a Spark Connect client.
     df: DataFrame = spark.read.format(DESCRIBE_FORMAT).options(**opts).load(paths_of(path))
     return df

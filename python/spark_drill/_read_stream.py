@@ -29,7 +29,7 @@ from spark_drill._options import (
     check_keywords,
     jvm_options,
 )
-from spark_drill._session import FORMAT, is_connect
+from spark_drill._session import FORMAT
 
 
 @check_keywords
@@ -168,8 +168,7 @@ a streaming-only option: ...
     """
     given = {name: value for name, value in locals().items() if name in BY_SNAKE}
     opts = jvm_options(given, column_formats, options, read="stream")
-    if not is_connect(spark):
-        install_error_conversion()
+    install_error_conversion(spark)
     reader: Any = spark.readStream.format(FORMAT)
     if schema is not None:
         reader = reader.schema(schema)

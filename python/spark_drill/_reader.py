@@ -24,7 +24,7 @@ from spark_drill._options import (
     check_keywords,
     jvm_options,
 )
-from spark_drill._session import FORMAT, is_connect
+from spark_drill._session import FORMAT
 
 PathArg = str | os.PathLike[str] | Sequence[str | os.PathLike[str]]
 
@@ -40,8 +40,7 @@ def load(
     spark: SparkSession, path: PathArg, schema: StructType | str | None, opts: Mapping[str, str]
 ) -> DataFrame:
     """`spark.read.format("drill")` with `opts`, and a defined schema when given."""
-    if not is_connect(spark):
-        install_error_conversion()
+    install_error_conversion(spark)
     reader: Any = spark.read.format(FORMAT)
     if schema is not None:
         reader = reader.schema(schema)
