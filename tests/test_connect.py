@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pyspark
 import pytest
 
 from conftest import REPO, SAMPLES
@@ -271,6 +272,14 @@ def test_a_stream_under_connect_through_read_stream(seen: dict[str, Any]) -> Non
     assert [5, "dee", None, "2025", None] in stream["sink"] and len(stream["sink"]) == 6
 
 
+# PySpark 3.5's Connect client reads only the top exception's class names and message (it fetches no error
+# details), so it cannot build sd.ScanError without parsing the message: Spark's own exception stands there.
+needs_error_details = pytest.mark.skipif(
+    int(pyspark.__version__.split(".")[0]) < 4, reason="PySpark 3.5's Connect client fetches no error details"
+)
+
+
+@needs_error_details
 def test_a_bad_value_raises_scan_error_with_its_fields_under_connect(seen: dict[str, Any]) -> None:
     error = seen["scan_error"]
     assert isinstance(error, dict), error
@@ -283,6 +292,7 @@ def test_a_bad_value_raises_scan_error_with_its_fields_under_connect(seen: dict[
     assert error["message"].startswith("spark-drill: cannot convert the value to int: file ")
 
 
+@needs_error_details
 def test_an_unknown_option_raises_scan_error_under_connect(seen: dict[str, Any]) -> None:
     error = seen["option_error"]
     assert isinstance(error, dict), error
