@@ -350,6 +350,17 @@ def test_a_failfast_error_is_one_line_and_exit_1(
     assert f"{tmp_path}/bad.csv" in err and "line 3" in err and "'foo'" in err
 
 
+def test_a_failfast_error_prints_its_value_exact_from_the_fields(
+    spark: SparkSession, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    write_files(tmp_path, {"bad.csv": 'id,name\n1,ann\n"it\'s (odd)",fred\n'})
+    argv = ["show", str(tmp_path), "-o", "header=true", "-o", "providedSchema=id INT", "-o", "mode=FAILFAST"]
+    status, _, err = run(spark, capsys, *argv)
+    assert status == 1 and err.count("\n") == 1
+    assert err.startswith(f"spark-drill: cannot convert the value to int: file {tmp_path}/bad.csv, line 3")
+    assert "column 'id', value 'it's (odd)' (mode=FAILFAST" in err and "[SPARK_DRILL_" not in err
+
+
 # --- a real process -----------------------------------------------------------------------------------------
 # Each test that starts Spark starts a JVM of its own: marked slow (`make test-fast` leaves them out).
 

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pyspark
 import pytest
 
 from conftest import REPO, SAMPLES
@@ -30,6 +31,7 @@ CLIENT = r"""
 import json
 import os
 import sys
+import tempfile
 
 from pyspark.sql import SparkSession
 
@@ -77,6 +79,28 @@ try:
     sd.register_column_parser(spark, sd.ColumnParser())
 except RuntimeError as e:
     seen["parser"] = str(e)
+
+# Errors: sd.ScanError from the classes and parameters the server sends, for a task's error (a bad value,
+# wrapped in Spark's "Job aborted") and for one at planning (an unknown option), through Spark's own reader.
+def fields(e):
+    keys = ("condition", "file", "line", "offset", "column", "value", "option", "reason", "message")
+    return {k: getattr(e, k) for k in keys}
+
+bad_dir = tempfile.mkdtemp(dir=os.getcwd())
+with open(os.path.join(bad_dir, "bad.csv"), "w") as f:
+    f.write("id,name\n1,ann\n\"it's (odd)\",fred\n")
+try:
+    sd.read(spark, bad_dir, header=True, provided_schema="id INT", mode="FAILFAST").collect()
+except sd.ScanError as e:
+    seen["scan_error"] = fields(e)
+except Exception as e:
+    seen["scan_error"] = f"{type(e).__name__}: {e}"[:3000]
+try:
+    spark.read.format("drill").option("inferTyps", "true").load(bad_dir).schema
+except sd.ScanError as e:
+    seen["option_error"] = fields(e)
+except Exception as e:
+    seen["option_error"] = f"{type(e).__name__}: {e}"[:3000]
 
 report = sd.describe(spark, samples, header=True).where("column = 'duration_ms'").collect()
 seen["describe"] = [[r.file.split("logs/")[-1], r.file_type, r.seen_in] for r in report]
@@ -258,6 +282,36 @@ def test_a_stream_under_connect_through_read_stream(seen: dict[str, Any]) -> Non
     assert stream["batches"] == 2, "four files, two a micro-batch"
     assert stream["sink"] == stream["batch"]
     assert [5, "dee", None, "2025", None] in stream["sink"] and len(stream["sink"]) == 6
+
+
+# PySpark 3.5's Connect client reads only the top exception's class names and message (it fetches no error
+# details), so it cannot build sd.ScanError without parsing the message: Spark's own exception stands there.
+needs_error_details = pytest.mark.skipif(
+    int(pyspark.__version__.split(".")[0]) < 4, reason="PySpark 3.5's Connect client fetches no error details"
+)
+
+
+@needs_error_details
+def test_a_bad_value_raises_scan_error_with_its_fields_under_connect(seen: dict[str, Any]) -> None:
+    error = seen["scan_error"]
+    assert isinstance(error, dict), error
+    assert error["condition"] == "SPARK_DRILL_UNCONVERTIBLE_VALUE"
+    assert error["file"].endswith("/bad.csv") and (error["line"], error["offset"]) == (3, 14)
+    assert (error["column"], error["value"]) == ("id", "it's (odd)")
+    assert error["reason"] == "cannot convert the value to int" and error["option"].startswith(
+        "mode=FAILFAST"
+    )
+    assert error["message"].startswith("spark-drill: cannot convert the value to int: file ")
+
+
+@needs_error_details
+def test_an_unknown_option_raises_scan_error_under_connect(seen: dict[str, Any]) -> None:
+    error = seen["option_error"]
+    assert isinstance(error, dict), error
+    assert error["condition"] == "SPARK_DRILL_UNKNOWN_OPTION" and error["file"] is None
+    # Connect hands the server the reader's options by lower-case name: the option is named as it arrived.
+    assert error["option"].lower() == "infertyps"
+    assert "did you mean inferTypes?" in error["message"]
 
 
 def test_the_helpers_leave_py4j_alone(seen: dict[str, Any]) -> None:

@@ -10,7 +10,6 @@ from pyspark.sql import DataFrame, SparkSession
 from spark_drill._errors import install_error_conversion
 from spark_drill._options import BatchKeywords, check_keywords, jvm_options
 from spark_drill._reader import PathArg, paths_of
-from spark_drill._session import is_connect
 
 if TYPE_CHECKING:
     from typing import Unpack  # Python 3.11; annotations are not evaluated at run time (3.10)
@@ -72,8 +71,7 @@ def describe(
      ('2025/events.csv', 'int', 'sample'), ('events.csv', 'int', 'sample')]
     """
     opts = jvm_options(keywords, column_formats, options)
-    if not is_connect(spark):
-        install_error_conversion()
+    install_error_conversion(spark)
     # Only reader options: the same call serves a classic session and a Spark Connect client.
     df: DataFrame = spark.read.format(DESCRIBE_FORMAT).options(**opts).load(paths_of(path))
     return df

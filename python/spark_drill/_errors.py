@@ -1,24 +1,37 @@
-"""The error a bad input raises, with the fields the JVM's message names."""
+"""The error a bad input (or a bad option) raises, built from the error class and the message parameters the
+JVM's exception carries (docs/errors.md), never by reading its message: a value with a quote or a parenthesis
+comes through as it was."""
 
 from __future__ import annotations
 
 import functools
-import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
-_PATTERN = re.compile(
-    r"spark-drill: (?P<reason>[^\n]*?): file (?P<file>[^\n]+?)"
-    r"(?:, line (?P<line>\d+))?(?:, byte offset (?P<offset>\d+))?"
-    r"(?:, column '(?P<column>[^']*)')?(?:, value '(?P<value>.*?)')?(?: \((?P<option>[^)]*)\))?(?:\n|$)"
-)
+# spark-drill's conditions all start so; the stream's own (sd.run_stream matches them) are not scan errors.
+_PREFIX = "SPARK_DRILL_"
+_STREAM_PREFIX = "SPARK_DRILL_STREAM_"
+# How far down a cause chain to look (Spark wraps a task's error in a few layers).
+_MAX_CAUSES = 20
+
+
+def is_scan_condition(condition: object) -> TypeGuard[str]:
+    """Whether `condition` is one of the classes a ScanError stands for."""
+    return (
+        isinstance(condition, str)
+        and condition.startswith(_PREFIX)
+        and not condition.startswith(_STREAM_PREFIX)
+    )
 
 
 @dataclass
 class ScanError(Exception):
-    """A scan failed on bad input: names the file, line, byte offset, column, value and the option that
-    changes the outcome (the fields are None where the error does not have them)."""
+    """A scan failed on bad input or a bad option: `condition` is the JVM's error class
+    (SPARK_DRILL_MALFORMED_RECORD, SPARK_DRILL_UNCONVERTIBLE_VALUE, SPARK_DRILL_UNKNOWN_OPTION, ...; the list
+    is in docs/errors.md); the other fields name the file, line, byte offset, column, value (as read, up to
+    4,096 characters) and the option, and are None where the error does not have them. `option` is the
+    option that changes the outcome (a record's error) or the option at fault (an option's error)."""
 
     message: str
     reason: str | None = None
@@ -28,27 +41,80 @@ class ScanError(Exception):
     column: str | None = None
     value: str | None = None
     option: str | None = None
+    condition: str | None = None
 
     def __str__(self) -> str:
         return self.message
 
+    @property
+    def error_class(self) -> str | None:
+        """The condition under the name Spark 3.5 gives it."""
+        return self.condition
+
     @classmethod
-    def from_message(cls, message: str) -> ScanError | None:
-        """Parses the first spark-drill error in a (JVM) message, or None when there is none."""
-        m = _PATTERN.search(message)
-        if m is None:
-            return None
-        g = m.groupdict()
+    def from_parameters(cls, condition: str, parameters: Mapping[str, str], message: str) -> ScanError:
+        """The error of class `condition` with its message parameters; `message` is the JVM's, whose leading
+        `[CONDITION] ` is dropped (the condition is a field of its own)."""
+        lead = f"[{condition}] "
+        text = message[len(lead) :] if message.startswith(lead) else message
         return cls(
-            message=m.group(0).strip(),
-            reason=g["reason"],
-            file=g["file"],
-            line=int(g["line"]) if g["line"] else None,
-            offset=int(g["offset"]) if g["offset"] else None,
-            column=g["column"],
-            value=g["value"],
-            option=g["option"],
+            message=text.strip(),
+            reason=parameters.get("reason"),
+            file=parameters.get("file"),
+            line=_number(parameters.get("line")),
+            offset=_number(parameters.get("offset")),
+            column=parameters.get("column"),
+            value=parameters.get("value"),
+            option=parameters.get("option"),
+            condition=condition,
         )
+
+    @classmethod
+    def from_java(cls, error: Any) -> ScanError | None:
+        """From a Py4J Java exception: the first spark-drill SparkThrowable in its cause chain, or None."""
+        for cause in _java_causes(error):
+            condition = _java_condition(cause)
+            if is_scan_condition(condition):
+                parameters = {str(k): str(v) for k, v in dict(cause.getMessageParameters()).items()}
+                return cls.from_parameters(condition, parameters, str(cause.getMessage()))
+        return None
+
+
+def _number(text: str | None) -> int | None:
+    return int(text) if text is not None else None
+
+
+def _java_causes(error: Any) -> Iterator[Any]:
+    for _ in range(_MAX_CAUSES):
+        if error is None:
+            return
+        yield error
+        try:
+            error = error.getCause()
+        except Exception:  # not a Java object after all
+            return
+
+
+def _java_condition(error: Any) -> str | None:
+    # Spark 4 names it getCondition (getErrorClass is deprecated there); 3.5 has getErrorClass only. A Java
+    # exception that is no SparkThrowable has neither: Py4J raises.
+    for name in ("getCondition", "getErrorClass"):
+        try:
+            value = getattr(error, name)()
+        except Exception:
+            continue
+        return value if isinstance(value, str) else None
+    return None
+
+
+def scan_error_of(error: BaseException) -> ScanError | None:
+    """The ScanError behind an exception of a classic session (Py4J's, or PySpark's captured one), if any."""
+    if isinstance(error, ScanError):
+        return error
+    java = getattr(error, "java_exception", None)  # py4j.protocol.Py4JJavaError
+    if java is None:
+        java = getattr(error, "_origin", None)  # PySpark's CapturedException keeps the Java exception there
+    return ScanError.from_java(java) if java is not None else None
 
 
 def _converting(call: Callable[..., Any]) -> Callable[..., Any]:
@@ -59,7 +125,7 @@ def _converting(call: Callable[..., Any]) -> Callable[..., Any]:
         except ScanError:
             raise
         except Exception as e:
-            scan_error = ScanError.from_message(str(e))
+            scan_error = scan_error_of(e)
             if scan_error is None:
                 raise
             raise scan_error from e
@@ -68,14 +134,20 @@ def _converting(call: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-def install_error_conversion() -> None:
-    """Makes JVM calls that fail on bad input raise ScanError (chained to Spark's own exception).
+def install_error_conversion(spark: object | None = None) -> None:
+    """Makes calls that fail on bad input raise ScanError: over Py4J in a classic session (chained to Spark's
+    own exception), or in the Spark Connect client when `spark` is a Connect session.
 
     PySpark wraps py4j's result handling to turn Java exceptions into Python ones; this wraps that once more.
     It is installed by `session()`, `read()` and `describe()`. PySpark installs its own again with every
     SparkSession object it builds, wrapping py4j.protocol's function anew; so py4j.protocol's is wrapped too,
     and PySpark's next handler wraps spark-drill's (which raises ScanError, an exception PySpark passes on).
     """
+    if spark is not None and type(spark).__module__.startswith("pyspark.sql.connect."):
+        from spark_drill._connect_errors import install_connect_error_conversion
+
+        install_connect_error_conversion()
+        return
     from py4j import java_gateway, protocol
 
     for module in (java_gateway, protocol):

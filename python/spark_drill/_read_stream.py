@@ -13,7 +13,7 @@ from pyspark.sql.types import StructType
 
 from spark_drill._errors import install_error_conversion
 from spark_drill._options import StreamKeywords, check_keywords, jvm_options
-from spark_drill._session import FORMAT, is_connect
+from spark_drill._session import FORMAT
 
 if TYPE_CHECKING:
     from typing import Unpack  # Python 3.11; annotations are not evaluated at run time (3.10)
@@ -97,8 +97,7 @@ def read_stream(
 a streaming-only option: ...
     """
     opts = jvm_options(keywords, column_formats, options, read="stream")
-    if not is_connect(spark):
-        install_error_conversion()
+    install_error_conversion(spark)
     reader: Any = spark.readStream.format(FORMAT)
     if schema is not None:
         reader = reader.schema(schema)

@@ -12,7 +12,7 @@ from pyspark.sql.types import StructType
 
 from spark_drill._errors import install_error_conversion
 from spark_drill._options import BatchKeywords, check_keywords, jvm_options
-from spark_drill._session import FORMAT, is_connect
+from spark_drill._session import FORMAT
 
 if TYPE_CHECKING:
     from typing import Unpack  # Python 3.11; annotations are not evaluated at run time (3.10)
@@ -31,8 +31,7 @@ def load(
     spark: SparkSession, path: PathArg, schema: StructType | str | None, opts: Mapping[str, str]
 ) -> DataFrame:
     """`spark.read.format("drill")` with `opts`, and a defined schema when given."""
-    if not is_connect(spark):
-        install_error_conversion()
+    install_error_conversion(spark)
     reader: Any = spark.read.format(FORMAT)
     if schema is not None:
         reader = reader.schema(schema)

@@ -66,6 +66,11 @@ def configure(builder: SparkSession.Builder) -> SparkSession.Builder:
     if running is not None and not is_connect(running):
         ensure_loaded(running)
     options: dict[str, Any] = getattr(builder, "_options", {})
+    if "spark.remote" in options:
+        # A Connect client: its errors become ScanError too, for spark.read.format("drill") as for sd.read.
+        from spark_drill._connect_errors import install_connect_error_conversion
+
+        install_connect_error_conversion()
     existing = options.get("spark.jars")
     builder = builder.config("spark.jars", _append_jar(existing, jar_path()))
     if "spark.sql.catalog.drill" not in options:

@@ -30,7 +30,7 @@ from spark_drill import __version__
 from spark_drill._cli_commands import catalog_conf, run
 from spark_drill._cli_ingest import parse_duration
 from spark_drill._cli_output import OUTPUTS
-from spark_drill._errors import ScanError
+from spark_drill._errors import scan_error_of
 from spark_drill._jar import jar_path, spark_target
 from spark_drill._options import jvm_options
 from spark_drill._session import is_connect, session
@@ -378,7 +378,9 @@ def jvm_problem(spark: SparkSession, opts: dict[str, str]) -> str | None:
 def _failed(error: Exception, verbose: int) -> int:
     if verbose:
         traceback.print_exc()
-    print(str(error) if isinstance(error, ScanError) else one_line(error), file=sys.stderr)
+    # A scan's error prints from its fields (the JVM's message, one line); any other error as one line.
+    scan_error = scan_error_of(error)
+    print(str(scan_error) if scan_error is not None else one_line(error), file=sys.stderr)
     return 1
 
 

@@ -10,10 +10,10 @@ import OptionKind._
   * for discovery and the time zone of values written without one.
   */
 object CommonOptions {
-  val Mode: OptionSpec[String] = OptionSpec(
+  val Mode: OptionSpec[ParseMode] = OptionSpec(
     "mode",
-    new Choice(ParseMode.all.map(_.name)),
-    ParseMode.Permissive.name,
+    new Choice(ParseMode.all.map(m => m.name -> m)),
+    ParseMode.Permissive,
     "what a malformed record does: PERMISSIVE keeps it with nulls, DROPMALFORMED drops it, FAILFAST fails"
   )
   val CorruptRecordColumn: OptionSpec[String] = OptionSpec.optional(
@@ -28,7 +28,7 @@ object CommonOptions {
   )
   val Validate: OptionSpec[String] = OptionSpec(
     "validate",
-    new Choice(Seq("projected", "all")),
+    Choice.words("projected", "all"),
     "projected",
     "all: every column is converted, so counts and DROPMALFORMED do not depend on the projection"
   )
@@ -78,7 +78,7 @@ object CommonOptions {
   /** `mapInferenceThreshold` as [[TypeLattice.join]] takes it: -1 (or any negative) is never. */
   def mapThreshold(options: ReaderOptions): Int = math.max(TypeLattice.NoMaps, options(MapInferenceThreshold))
 
-  def parseMode(options: ReaderOptions): ParseMode = ParseMode.named(options(Mode))
+  def parseMode(options: ReaderOptions): ParseMode = options(Mode)
 
   /** `text` cut to at most `maxRecordTextBytes` UTF-8 bytes (at a character boundary), with a marker that
     * says how much was cut: a huge or hostile record cannot fill a column without bound.

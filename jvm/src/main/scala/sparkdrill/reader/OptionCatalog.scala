@@ -48,9 +48,12 @@ final class OptionCatalog(
         case Some(spec) =>
           seen.get(spec.key).foreach { case (otherName, otherText) =>
             if (otherText != text)
-              throw new IllegalArgumentException(
-                s"spark-drill: options '$otherName' and '$name' are the same option '${spec.name}' but have " +
-                  s"different values ('$otherText', '$text')"
+              throw new OptionException(
+                ErrorClasses.BadOptionValue,
+                s"options '$otherName' and '$name' are the same option '${spec.name}' but have " +
+                  s"different values ('$otherText', '$text')",
+                name,
+                Some(text)
               )
           }
           seen(spec.key) = name -> text
@@ -69,15 +72,17 @@ final class OptionCatalog(
     new ReaderOptions(values.result(), prefixed.toMap, passThrough.result())
   }
 
-  private def unknown(name: String): IllegalArgumentException = {
+  private def unknown(name: String): OptionException = {
     val key = lower(name)
-    val message = unsupportedByName.get(key) match {
-      case Some(why) => s"spark-drill: option '$name' of Spark's own reader has no counterpart here: $why"
+    unsupportedByName.get(key) match {
+      case Some(why) =>
+        val reason = s"option '$name' of Spark's own reader has no counterpart here: $why"
+        new OptionException(ErrorClasses.UnsupportedOption, reason, name)
       case None =>
         val hint = nearest(name).map(n => s"; did you mean $n?").getOrElse("")
-        s"spark-drill: unknown option '$name'$hint (docs/options.md lists every option)"
+        val reason = s"unknown option '$name'$hint (docs/options.md lists every option)"
+        new OptionException(ErrorClasses.UnknownOption, reason, name)
     }
-    new IllegalArgumentException(message)
   }
 
   /** The valid name closest to `name` by edit distance (case-insensitive), if any is close enough. */

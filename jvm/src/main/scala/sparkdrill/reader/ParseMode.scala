@@ -16,13 +16,6 @@ object ParseMode {
 
   val all: Seq[ParseMode] = Seq(Permissive, DropMalformed, FailFast)
 
-  /** By canonical name (the `mode` option has checked it). */
-  def named(name: String): ParseMode = all
-    .find(_.name.equalsIgnoreCase(name))
-    .getOrElse(
-      throw new IllegalArgumentException(s"unknown mode '$name'")
-    )
-
   /** The option advice an error carries. */
   def advice(mode: ParseMode): String = mode match {
     case FailFast => "mode=FAILFAST; mode=PERMISSIVE keeps the record with nulls, mode=DROPMALFORMED drops it"

@@ -17,7 +17,12 @@ abstract class OptionKind[T](val name: String) extends Serializable {
   def values: Seq[String] = Nil
 
   protected def bad(option: String, text: String, takes: String): Nothing =
-    throw new IllegalArgumentException(s"spark-drill: option '$option' must be $takes, got '$text'")
+    throw new OptionException(
+      ErrorClasses.BadOptionValue,
+      s"option '$option' must be $takes, got '$text'",
+      option,
+      Some(text)
+    )
 }
 
 object OptionKind {
@@ -43,19 +48,30 @@ object OptionKind {
     def parse(option: String, text: String): String = text
   }
 
-  /** One of a few words, matched case-insensitively; the value is the canonical spelling. Synonyms map to the
-    * canonical word (`dir` for `drill`).
+  /** One of a few words, matched case-insensitively, parsed once, at planning, into its value (a mode object,
+    * or the word itself: [[Choice.words]]); `synonyms` are other spellings of a word (`dir` for `drill`).
+    * Every enumeration option is one, so each fails the same way: "must be one of a, b, got 'c'".
     */
-  final class Choice(canonical: Seq[String], synonyms: Map[String, String] = Map.empty)
-      extends OptionKind[String]("enum") {
-    override def values: Seq[String] = canonical
-    def parse(option: String, text: String): String = {
-      val key = text.trim.toLowerCase(Locale.ROOT)
-      canonical
-        .find(_.toLowerCase(Locale.ROOT) == key)
-        .orElse(synonyms.get(key))
-        .getOrElse(bad(option, text, canonical.mkString(", ").replaceFirst(", ([^,]*)$", " or $1")))
+  final class Choice[T](choices: Seq[(String, T)], synonyms: Map[String, String] = Map.empty)
+      extends OptionKind[T]("enum") {
+    override def values: Seq[String] = choices.map(_._1)
+    private val byWord: Map[String, T] = {
+      val words = choices.map { case (w, v) => w.toLowerCase(Locale.ROOT) -> v }.toMap
+      words ++ synonyms.map { case (s, w) => s.toLowerCase(Locale.ROOT) -> words(w.toLowerCase(Locale.ROOT)) }
     }
+    def parse(option: String, text: String): T =
+      byWord.getOrElse(
+        text.trim.toLowerCase(Locale.ROOT),
+        bad(option, text, s"one of ${values.mkString(", ")}")
+      )
+    override def show(value: T): String =
+      choices.collectFirst { case (w, v) if v == value => w }.getOrElse(String.valueOf(value))
+  }
+
+  object Choice {
+
+    /** Words that are their own values (`memoryMode`: offHeap, onHeap). */
+    def words(words: String*): Choice[String] = new Choice(words.map(w => w -> w))
   }
 
   /** A Spark SQL type or schema in DDL, checked by the consumer at planning. */

@@ -186,7 +186,7 @@ final class RecordReader(negotiator: SchemaNegotiator, records: FieldRecords) ex
       )
     )
     if (keep) {
-      if (field.nullable) c.writer.setNull() else TextConverter.zeroWriter(field)(c.writer)
+      if (field.nullable) c.writer.setNull() else Fills.zeroWriter(field)(c.writer)
       if (rescuedWriter != null) unconverted += i
     }
     keep

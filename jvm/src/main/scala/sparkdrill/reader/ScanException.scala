@@ -2,27 +2,48 @@ package sparkdrill.reader
 
 /** Names where an error happened: the scan adds the file; a reader adds line, offset, column and value. */
 final case class ErrorContext(path: String, positionsKnown: Boolean = true) {
+
+  /** The error, of class `kind` ([[ErrorClasses]]); without one, an error naming a column is an
+    * unconvertible value and any other a malformed record, the two kinds a reader meets most.
+    */
   def error(
       message: String,
       line: Long = -1,
       offset: Long = -1,
       column: String = null,
       value: String = null,
-      option: String = null
-  ): ScanException =
+      option: String = null,
+      kind: String = null
+  ): ScanException = {
+    val errorClass =
+      if (kind != null) kind
+      else if (column != null) ErrorClasses.UnconvertibleValue
+      else ErrorClasses.MalformedRecord
     if (positionsKnown)
-      new ScanException(message, path, line, offset, Option(column), Option(value), Option(option))
-    else new ScanException(message, path, -1, -1, Option(column), Option(value), Option(option))
+      new ScanException(
+        errorClass,
+        message,
+        path,
+        line,
+        offset,
+        Option(column),
+        Option(value),
+        Option(option)
+      )
+    else new ScanException(errorClass, message, path, -1, -1, Option(column), Option(value), Option(option))
+  }
 
   /** The same context for a reader that cannot tell lines and offsets (a range of a bzip2 file). */
   def withoutPositions: ErrorContext = copy(positionsKnown = false)
 }
 
 /** A bad-input error a user can act on: it names the file, line, byte offset, column, a shortened value and
-  * the option that changes the outcome. It keeps at most `MaxKeptChars` of the value: the exception travels
-  * from executor to driver, and a 200 MB broken record must not travel with it.
+  * the option that changes the outcome, in the message and as the parameters of its error class. It keeps
+  * at most `MaxKeptChars` of the value: the exception travels from executor to driver, and a 200 MB broken
+  * record must not travel with it.
   */
 final class ScanException(
+    val errorClass: String,
     val reason: String,
     val path: String,
     val line: Long,
@@ -30,9 +51,19 @@ final class ScanException(
     val column: Option[String],
     fullValue: Option[String],
     val option: Option[String]
-) extends RuntimeException(ScanException.format(reason, path, line, offset, column, fullValue, option)) {
+) extends RuntimeException(
+      s"[$errorClass] " + ScanException.format(reason, path, line, offset, column, fullValue, option)
+    )
+    with SparkDrillError {
   val value: Option[String] =
     fullValue.map(v => if (v.length <= ScanException.MaxKeptChars) v else v.take(ScanException.MaxKeptChars))
+
+  /** reason, file, and line, offset, column, value (as kept, not shortened) and option where known. */
+  def parameters: Map[String, String] =
+    Map("reason" -> reason, "file" -> path) ++
+      (if (line >= 0) Map("line" -> line.toString) else Map.empty) ++
+      (if (offset >= 0) Map("offset" -> offset.toString) else Map.empty) ++
+      column.map("column" -> _) ++ value.map("value" -> _) ++ option.map("option" -> _)
 }
 
 object ScanException {
@@ -63,4 +94,18 @@ object ScanException {
     val hint = option.map(o => s" ($o)").getOrElse("")
     s"spark-drill: $reason: $where$hint"
   }
+}
+
+/** An option that is unknown, has no meaning here, or whose value does not parse, found at planning. An
+  * IllegalArgumentException, as before it had a class; `option` is the option's name as given, `value` its
+  * text when the value is what is wrong.
+  */
+final class OptionException(
+    val errorClass: String,
+    val reason: String,
+    val option: String,
+    val value: Option[String] = None
+) extends IllegalArgumentException(s"[$errorClass] spark-drill: $reason")
+    with SparkDrillError {
+  def parameters: Map[String, String] = Map("reason" -> reason, "option" -> option) ++ value.map("value" -> _)
 }

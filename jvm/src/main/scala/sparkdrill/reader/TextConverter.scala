@@ -47,7 +47,7 @@ private[sparkdrill] object TextConverter {
   def apply(writer: ColumnWriter, s: Settings, fill: Option[Any]): TextConverter = {
     val field = writer.field
     val missing: ColumnWriter => Unit =
-      if (field.nullable) _.setNull() else fill.map(Fills.writer(field, _)).getOrElse(zeroWriter(field))
+      if (field.nullable) _.setNull() else fill.map(Fills.writer(field, _)).getOrElse(Fills.zeroWriter(field))
     val format = s.columnFormats.get(field.name.toLowerCase(Locale.ROOT))
     val base: TextConverter = field.dataType match {
       case StringType => new StringConverter(writer, missing, s.nullValue, s.emptyValue)
@@ -75,17 +75,6 @@ private[sparkdrill] object TextConverter {
       case Some(n) if n.nonEmpty => new NullValueConverter(base, n.getBytes(StandardCharsets.UTF_8))
       case _ => base // an empty nullValue: empty fields are null already (quoted ones: StringConverter)
     }
-  }
-
-  /** Drill's zero of each type: 0, "", false, 1970-01-01. */
-  def zeroWriter(field: StructField): ColumnWriter => Unit = field.dataType match {
-    case IntegerType | ShortType | ByteType | DateType => _.setInt(0)
-    case LongType | TimestampType | TimestampNTZType => _.setLong(0L)
-    case DoubleType | FloatType => _.setDouble(0.0)
-    case BooleanType => _.setBoolean(false)
-    case d: DecimalType => w => w.setDecimal(Decimal(BigDecimal(0), d.precision, d.scale))
-    case StringType => _.setBytes(Array.emptyByteArray, 0, 0)
-    case _ => _.setNull()
   }
 
   /** Text as it is. An empty field is null (a NOT NULL column's default or "") unless it was quoted; a quoted

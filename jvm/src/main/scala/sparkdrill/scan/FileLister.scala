@@ -8,7 +8,7 @@ import scala.collection.mutable.ArrayBuffer
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileStatus, GlobFilter, Path}
 
-import sparkdrill.reader.ReaderOptions
+import sparkdrill.reader.{ErrorClasses, OptionException, ReaderOptions}
 
 /** Lists the files of a scan through Hadoop's FileSystem: files, directories (recursively), globs and
   * several paths. Names starting with `.` or `_` are skipped, as Spark and Drill do. Files come back sorted
@@ -145,9 +145,11 @@ private[sparkdrill] object FileLister {
     try LocalDateTime.parse(value.trim.replace(' ', 'T')).atZone(zone).toInstant.toEpochMilli
     catch {
       case e: java.time.format.DateTimeParseException =>
-        throw new IllegalArgumentException(
+        throw new OptionException(
+          ErrorClasses.BadOptionValue,
           s"option '$name' must be a timestamp like 2024-01-31T12:00:00, got '$value'",
-          e
-        )
+          name,
+          Some(value)
+        ).initCause(e)
     }
 }

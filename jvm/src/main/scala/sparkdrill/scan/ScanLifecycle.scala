@@ -3,7 +3,7 @@ package sparkdrill.scan
 import org.apache.hadoop.conf.Configuration
 import org.apache.spark.sql.vectorized.ColumnarBatch
 
-import sparkdrill.reader.{BatchReader, ScanException}
+import sparkdrill.reader.{BatchReader, ErrorClasses, ScanException}
 import sparkdrill.loader.{ResultSetLoader, ResultSetLoaders}
 
 /** Reads the files of one task in turn: opens each file's reader with a negotiator, drives the loader, and
@@ -136,6 +136,7 @@ private[sparkdrill] final class ScanLifecycle(spec: ScanSpec, tasks: Array[FileT
     case s: ScanException => s
     case other if ScanLifecycle.isMissing(other) =>
       new ScanException(
+        ErrorClasses.MissingFile,
         "the file no longer exists (it was listed when the query was planned)",
         negotiator.errorContext.path,
         -1,
@@ -147,6 +148,7 @@ private[sparkdrill] final class ScanLifecycle(spec: ScanSpec, tasks: Array[FileT
     case other =>
       val path = negotiator.errorContext.path
       new ScanException(
+        ErrorClasses.UnreadableFile,
         s"failed to read (${other.getClass.getSimpleName}: ${other.getMessage})",
         path,
         -1,

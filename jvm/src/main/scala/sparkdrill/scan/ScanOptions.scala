@@ -8,6 +8,7 @@ import java.util.Locale
 import sparkdrill.loader.LoaderOptions
 import sparkdrill.reader.{CommonOptions, FormatPlugin, OptionCatalog, OptionKind, OptionSpec, ReaderOptions}
 import sparkdrill.reader.OptionKind._
+import sparkdrill.scan.schema.TypeConflictMode
 
 /** The scan's own options (docs/options.md: files, schema, partitions, batches). With [[CommonOptions]] and
   * each registered format's options they make the one option table, [[ScanOptions.catalog]].
@@ -62,16 +63,22 @@ private[sparkdrill] object ScanOptions {
   )
   val StrictSchema: OptionSpec[Boolean] =
     OptionSpec("strictSchema", Bool, false, "only the provided schema's columns")
-  val SchemaMode: OptionSpec[String] = OptionSpec(
+  val SchemaMode: OptionSpec[schema.SchemaMode] = OptionSpec(
     "schemaMode",
-    new Choice(Seq("evolve", "strict", "fail")),
-    "evolve",
+    new Choice[schema.SchemaMode](
+      Seq(
+        "evolve" -> schema.SchemaMode.Evolve,
+        "strict" -> schema.SchemaMode.Strict,
+        "fail" -> schema.SchemaMode.Fail
+      )
+    ),
+    schema.SchemaMode.Evolve,
     "evolve: union of the files; strict: the first file's columns; fail: files must agree"
   )
-  val TypeConflict: OptionSpec[String] = OptionSpec(
+  val TypeConflict: OptionSpec[TypeConflictMode] = OptionSpec(
     "typeConflict",
-    new Choice(Seq("widen", "fail")),
-    "widen",
+    new Choice[TypeConflictMode](Seq("widen" -> TypeConflictMode.Widen, "fail" -> TypeConflictMode.Fail)),
+    TypeConflictMode.Widen,
     "fail: a type conflict between files is an error naming column, types and files"
   )
   val MaxSchemaFields: OptionSpec[Int] = OptionSpec(
@@ -93,10 +100,13 @@ private[sparkdrill] object ScanOptions {
     true,
     "false: partition columns leave * but stay selectable by name"
   )
-  val PartitionStyle: OptionSpec[String] = OptionSpec(
+  val PartitionStyle: OptionSpec[schema.PartitionStyle] = OptionSpec(
     "partitionStyle",
-    new Choice(Seq("drill", "hive"), Map("dir" -> "drill", "dirs" -> "drill")),
-    "drill",
+    new Choice[schema.PartitionStyle](
+      Seq("drill" -> schema.PartitionStyle.Dirs, "hive" -> schema.PartitionStyle.Hive),
+      Map("dir" -> "drill", "dirs" -> "drill")
+    ),
+    schema.PartitionStyle.Dirs,
     "drill: dir0, dir1, ...; hive: key=value directories give a column key"
   )
   val FilenameLabel: OptionSpec[String] =
@@ -119,7 +129,7 @@ private[sparkdrill] object ScanOptions {
   )
   val MemoryMode: OptionSpec[String] = OptionSpec(
     "memoryMode",
-    new Choice(Seq("offHeap", "onHeap")),
+    Choice.words("offHeap", "onHeap"),
     "offHeap",
     "onHeap for clusters that cannot give executors memory overhead"
   )

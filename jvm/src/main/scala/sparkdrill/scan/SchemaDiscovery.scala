@@ -4,7 +4,7 @@ import org.apache.hadoop.conf.Configuration
 import org.apache.spark.sql.types.StructType
 
 import sparkdrill.loader.{LoaderOptions, ProjectionFilter, ResultSetLoader, ResultSetLoaders}
-import sparkdrill.reader.{ReaderOptions, Sampling, ScanException}
+import sparkdrill.reader.{ErrorClasses, ReaderOptions, Sampling, ScanException}
 
 /** The discovery pass: asks each file for its early schema (a header) or the schema of its first records,
   * through the same reader code that later reads it.
@@ -66,6 +66,7 @@ private[sparkdrill] object SchemaDiscovery {
       // A corrupt or truncated compressed file, an unreadable one: name it.
       case e: Exception =>
         throw new ScanException(
+          ErrorClasses.UnreadableFile,
           s"cannot read the file to discover its schema (${e.getClass.getSimpleName}: ${e.getMessage})",
           file.displayPath,
           -1,

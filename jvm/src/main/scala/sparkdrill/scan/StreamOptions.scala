@@ -1,6 +1,6 @@
 package sparkdrill.scan
 
-import sparkdrill.reader.{OptionSpec, ReaderOptions}
+import sparkdrill.reader.{ErrorClasses, OptionException, OptionSpec, ReaderOptions}
 import sparkdrill.reader.OptionKind._
 
 /** The options only a stream takes (SPEC 11): part of the one option table ([[ScanOptions.catalog]]), and
@@ -39,7 +39,7 @@ private[sparkdrill] object StreamOptions {
   )
   val SchemaEvolutionMode: OptionSpec[String] = OptionSpec.optional(
     "schemaEvolutionMode",
-    new Choice(Seq("addNewColumns", "rescue", "none", "failOnNewColumns", "addNewColumnsWithTypeWidening")),
+    Choice.words("addNewColumns", "rescue", "none", "failOnNewColumns", "addNewColumnsWithTypeWidening"),
     "what a stream does with columns its schema lacks (docs/streaming.md); default addNewColumns, none with .schema(...)"
   )
 
@@ -70,10 +70,12 @@ private[sparkdrill] object StreamOptions {
       val (what, where) =
         if (streaming) ("only a batch read takes", "spark.read")
         else ("only a stream takes", "spark.readStream")
-      throw new IllegalArgumentException(
-        s"spark-drill: ${named.map(n => s"'$n'").mkString(", ")}: $what ${if (named.size == 1) "this option"
+      throw new OptionException(
+        ErrorClasses.UnsupportedOption,
+        s"${named.map(n => s"'$n'").mkString(", ")}: $what ${if (named.size == 1) "this option"
           else "these options"} " +
-          "(use " + where + ".format(\"drill\"))"
+          "(use " + where + ".format(\"drill\"))",
+        named.mkString(", ")
       )
     }
   }

@@ -8,7 +8,7 @@ import org.apache.hadoop.io.compress.SplittableCompressionCodec
 import org.apache.spark.sql.types.{StructField, StructType}
 
 import sparkdrill.projection.{ColumnParser, Projection, ProjectionParser, SparkProjection}
-import sparkdrill.reader.{CommonOptions, ReaderOptions, RowFilter}
+import sparkdrill.reader.{CommonOptions, ErrorClasses, OptionException, ReaderOptions, RowFilter}
 import sparkdrill.scan.cache.{CachedDiscovery, DiscoveryStats}
 import sparkdrill.scan.schema._
 
@@ -168,9 +168,12 @@ private[sparkdrill] object TableScan {
   def parseOptions(raw: Map[String, String]): ReaderOptions = {
     val options = ScanOptions.catalog.parse(raw)
     if (!options(ScanOptions.RecursiveFileLookup))
-      throw new IllegalArgumentException(
-        "spark-drill: option 'recursiveFileLookup=false' is not supported: directories are always read " +
-          "recursively (use pathGlobFilter or a glob path to choose files)"
+      throw new OptionException(
+        ErrorClasses.UnsupportedOption,
+        "option 'recursiveFileLookup=false' is not supported: directories are always read " +
+          "recursively (use pathGlobFilter or a glob path to choose files)",
+        ScanOptions.RecursiveFileLookup.name,
+        Some("false")
       )
     options.get(ScanOptions.Format).foreach(FormatRegistry.named(_).validateNamed(options))
     FormatRegistry.plugins.foreach(_.validate(options))

@@ -3,7 +3,8 @@ package sparkdrill.scan
 import org.scalatest.funsuite.AnyFunSuite
 
 import sparkdrill.formats.text.TextOptions
-import sparkdrill.reader.{CommonOptions, OptionCatalog}
+import sparkdrill.reader.{CommonOptions, OptionCatalog, ParseMode}
+import sparkdrill.scan.schema.{PartitionStyle, SchemaMode, TypeConflictMode}
 
 /** The one option table: every option parsed once, at planning, with its type; unknown names fail. */
 class OptionTableSuite extends AnyFunSuite {
@@ -43,12 +44,44 @@ class OptionTableSuite extends AnyFunSuite {
   test("values are checked at planning and typed once") {
     assert(failure("header" -> "yes").contains("option 'header' must be true or false, got 'yes'"))
     assert(failure("batchRows" -> "many").contains("option 'batchRows' must be an integer"))
-    assert(failure("mode" -> "lenient").contains("PERMISSIVE, DROPMALFORMED or FAILFAST"))
+    assert(
+      failure("mode" -> "lenient").contains(
+        "must be one of PERMISSIVE, DROPMALFORMED, FAILFAST, got 'lenient'"
+      )
+    )
     assert(failure("delimiter" -> ";;").contains("single one-byte character"))
     assert(failure("format" -> "xml").contains("unknown format 'xml'"))
     val o = parse("MODE" -> "failfast", "partitionStyle" -> "dir", "quote" -> "")
-    assert(o(CommonOptions.Mode) == "FAILFAST" && o(ScanOptions.PartitionStyle) == "drill")
+    assert(
+      o(CommonOptions.Mode) == ParseMode.FailFast && o(ScanOptions.PartitionStyle) == PartitionStyle.Dirs
+    )
     assert(o(TextOptions.Quote) == -1, "an empty quote turns quoting off")
+  }
+
+  test("every enumeration is parsed once into its value, and fails in one form naming its words") {
+    val o = parse("schemaMode" -> "STRICT", "typeConflict" -> "fail", "partitionStyle" -> "Hive")
+    assert(
+      o(ScanOptions.SchemaMode) == SchemaMode.Strict && o(ScanOptions.TypeConflict) == TypeConflictMode.Fail
+    )
+    assert(o(ScanOptions.PartitionStyle) == PartitionStyle.Hive)
+    assert(parse("partitionStyle" -> "dirs")(ScanOptions.PartitionStyle) == PartitionStyle.Dirs)
+    Seq(
+      "schemaMode" -> "evolve, strict, fail",
+      "typeConflict" -> "widen, fail",
+      "partitionStyle" -> "drill, hive",
+      "memoryMode" -> "offHeap, onHeap",
+      "validate" -> "projected, all",
+      "mode" -> "PERMISSIVE, DROPMALFORMED, FAILFAST"
+    ).foreach { case (name, words) =>
+      assert(
+        failure(
+          name -> "x"
+        ) == s"[SPARK_DRILL_BAD_OPTION_VALUE] spark-drill: option '$name' must be one of $words, got 'x'"
+      )
+    }
+    // The option table shows each default by its word, as the docs and Python's table spell it.
+    val kind = ScanOptions.SchemaMode.kind
+    assert(kind.show(SchemaMode.Fail) == "fail" && kind.values == Seq("evolve", "strict", "fail"))
   }
 
   test("Hadoop settings pass through; per-column formats are a family") {

@@ -34,7 +34,7 @@ class WideSchemaSuite extends AnyFunSuite with TestFiles {
     val e = intercept[SchemaException](open("mapInferenceThreshold" -> "-1"))
     assert(
       e.getMessage.startsWith(
-        "spark-drill: the discovered schema has 12002 leaf fields, more than maxSchemaFields=10000; its " +
+        "[SPARK_DRILL_SCHEMA_CONFLICT] spark-drill: the discovered schema has 12002 leaf fields, more than maxSchemaFields=10000; its " +
           "widest member is 'properties', with 3000 members (6000 leaf fields)."
       ),
       e.getMessage

@@ -7,6 +7,7 @@ import org.apache.spark.sql.catalyst.util.DateTimeUtils
 import org.apache.spark.sql.types._
 
 import sparkdrill.loader.{ColumnWriter, TupleWriter}
+import sparkdrill.reader.Fills
 
 /** Writes a JSON object straight from its bytes ([[JsonCursor]]) into a row or struct writer, by the rules of
   * [[JsonValueWriter]] (SPEC 5): members matched by trimmed, case-insensitive name, numbers widened, any scalar
@@ -174,7 +175,7 @@ private[json] final class ByteRecordWriter(
         while (more) {
           if (c.blank() == 'n' && !t.containsNull) {
             c.literal(JsonCursor.Null)
-            JsonScalars.zero(element)
+            Fills.writeZero(element)
           } else write(element, code)
           array.save()
           more = c.more(']')

@@ -6,7 +6,7 @@ import java.nio.charset.StandardCharsets.UTF_8
 
 import com.fasterxml.jackson.core.{JsonParseException, JsonParser, JsonProcessingException, JsonToken}
 
-import sparkdrill.reader.ErrorContext
+import sparkdrill.reader.{ErrorClasses, ErrorContext}
 
 /** The top-level records of one JSON file, over its [[RecordTape]]: where each begins (its byte offset and
   * line), root arrays entered, and, after a broken record, where reading goes on. The reader reads each
@@ -378,7 +378,8 @@ private[json] final class JsonRecords(
       line = recordLine,
       offset = math.max(recordOffset, keptFrom),
       value = new String(tape.slice(keptFrom, keptFrom + 200), StandardCharsets.UTF_8),
-      option = "raise maxRecordBytes to read it; the whole record is held in memory while it is read"
+      option = "raise maxRecordBytes to read it; the whole record is held in memory while it is read",
+      kind = ErrorClasses.RecordTooLarge
     )
   }
 }

@@ -5,8 +5,6 @@ import java.time.{LocalDate, LocalDateTime, ZoneId}
 import org.apache.spark.sql.catalyst.util.DateTimeUtils
 import org.apache.spark.sql.types._
 
-import sparkdrill.loader.ColumnWriter
-
 /** The conversions both JSON readers share ([[JsonValueWriter]] over Jackson's tokens, [[ByteRecordWriter]]
   * over bytes), so that they convert alike. A value that does not convert throws an
   * IllegalArgumentException, an ArithmeticException or a DateTimeException.
@@ -46,15 +44,5 @@ private[json] object JsonScalars {
       (n >= 3 && t.charAt(n - 3) == ':' && digit(n - 4) && digit(n - 5) && sign(n - 6)) ||
         (digit(n - 3) && digit(n - 4) && sign(n - 5))
     )
-  }
-
-  /** A null array element where the array holds no nulls: the type's zero. */
-  def zero(w: ColumnWriter): Unit = w.dataType match {
-    case LongType | TimestampType | TimestampNTZType => w.setLong(0L)
-    case IntegerType | ShortType | ByteType | DateType => w.setInt(0)
-    case DoubleType | FloatType => w.setDouble(0.0)
-    case BooleanType => w.setBoolean(false)
-    case StringType => w.setString("")
-    case _ => w.setNull()
   }
 }

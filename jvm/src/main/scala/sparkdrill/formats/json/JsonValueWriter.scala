@@ -8,6 +8,7 @@ import org.apache.spark.sql.catalyst.util.DateTimeUtils
 import org.apache.spark.sql.types._
 
 import sparkdrill.loader.{ColumnWriter, TupleWriter}
+import sparkdrill.reader.Fills
 
 /** A JSON value that cannot become its column's type: `path` names the column (`m.b`, `a[2]`, `m{}`). */
 private[sparkdrill] final class JsonConversionError(
@@ -179,7 +180,7 @@ private[sparkdrill] final class JsonValueWriter(
     if (parser.currentToken() == JsonToken.START_ARRAY) {
       var index = 0
       while (parser.nextToken() != JsonToken.END_ARRAY) {
-        if (parser.currentToken() == JsonToken.VALUE_NULL && !t.containsNull) JsonScalars.zero(element)
+        if (parser.currentToken() == JsonToken.VALUE_NULL && !t.containsNull) Fills.writeZero(element)
         else {
           here.element(index)
           write(element, parser)

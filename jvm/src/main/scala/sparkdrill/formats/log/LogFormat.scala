@@ -47,7 +47,7 @@ private[log] object LogFormat {
     )
   val Preset: OptionSpec[String] = OptionSpec.optional(
     "logPattern",
-    new Choice(LogPattern.presets.keys.toSeq.sorted),
+    Choice.words(LogPattern.presets.keys.toSeq.sorted: _*),
     "log format: a built-in pattern instead of regex: common or combined (Apache/nginx access logs)"
   )
   val options: Seq[OptionSpec[_]] = Seq(
@@ -64,10 +64,16 @@ private[log] object LogFormat {
     case (Some(r), None) => LogPattern.compile(r)
     case (None, Some(p)) => LogPattern.preset(p)
     case (None, None) =>
-      throw new IllegalArgumentException(
-        "format=log needs the option regex (a pattern with named groups) or logPattern (common or combined)"
+      throw new OptionException(
+        ErrorClasses.BadOptionValue,
+        "format=log needs the option regex (a pattern with named groups) or logPattern (common or combined)",
+        "regex"
       )
     case (Some(_), Some(_)) =>
-      throw new IllegalArgumentException("format=log takes one of the options regex and logPattern, not both")
+      throw new OptionException(
+        ErrorClasses.BadOptionValue,
+        "format=log takes one of the options regex and logPattern, not both",
+        "logPattern"
+      )
   }
 }

@@ -2,6 +2,8 @@ package sparkdrill.formats.log
 
 import java.util.regex.{Pattern, PatternSyntaxException}
 
+import sparkdrill.reader.{ErrorClasses, OptionException}
+
 /** A log line's pattern: a Java regular expression whose named groups are the columns, in the order the
   * groups open (SPEC 12). `dashIsNull` is the presets' rule that a field written `-` is null.
   */
@@ -33,34 +35,38 @@ private[log] object LogPattern {
 
   def preset(name: String): LogPattern = compile(presets(name), dashIsNull = true).copy(preset = name)
 
+  private def bad(reason: String, regex: String): OptionException =
+    new OptionException(ErrorClasses.BadOptionValue, reason, "regex", Some(regex))
+
   /** Compiles a user's pattern; an error shows the pattern and where it fails, or says it names no group. */
   def compile(regex: String, dashIsNull: Boolean = false): LogPattern = {
     val compiled =
       try Pattern.compile(regex)
       catch {
         case e: PatternSyntaxException =>
-          throw new IllegalArgumentException(
-            s"option 'regex': the pattern does not compile: ${e.getDescription} near index ${e.getIndex}: $regex"
+          throw bad(
+            s"option 'regex': the pattern does not compile: ${e.getDescription} near index ${e.getIndex}: $regex",
+            regex
           )
       }
     val named = namedGroups(regex)
     if (named.isEmpty)
-      throw new IllegalArgumentException(
-        s"option 'regex': the pattern has no named group (?<name>...), so it gives no column: $regex"
+      throw bad(
+        s"option 'regex': the pattern has no named group (?<name>...), so it gives no column: $regex",
+        regex
       )
     val total = compiled.matcher("").groupCount()
     val counted = capturingGroups(regex)
     if (counted != total) // a construct the scan below does not know: refuse rather than misplace columns
-      throw new IllegalArgumentException(
-        s"option 'regex': cannot tell the order of the pattern's groups ($counted found, $total in the pattern): $regex"
+      throw bad(
+        s"option 'regex': cannot tell the order of the pattern's groups ($counted found, $total in the pattern): $regex",
+        regex
       )
     val dup = named.map(_._1.toLowerCase(java.util.Locale.ROOT)).groupBy(identity).collect {
       case (n, v) if v.size > 1 => n
     }
     if (dup.nonEmpty)
-      throw new IllegalArgumentException(
-        s"option 'regex': group names differ only in case: ${dup.mkString(", ")}"
-      )
+      throw bad(s"option 'regex': group names differ only in case: ${dup.mkString(", ")}", regex)
     LogPattern(regex, named.map(_._1).toIndexedSeq, named.map(_._2).toArray, dashIsNull)
   }
 

@@ -7,6 +7,8 @@ import sparkdrill.reader.{
   BatchReader,
   BoundRowFilter,
   CommonOptions,
+  ErrorClasses,
+  Fills,
   ParseMode,
   RecordColumns,
   RowFilter,
@@ -193,7 +195,8 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
       throw errors.error(
         "a quoted field holds a line end where the file was split for parallel reading",
         offset = endBoundary,
-        option = "set the option multiLine=true to read files with quoted line ends whole"
+        option = "set the option multiLine=true to read files with quoted line ends whole",
+        kind = ErrorClasses.SplitBoundary
       )
 
   // In a bzip2 range, the records up to the one holding the next range's first byte are this range's: the
@@ -206,7 +209,8 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
       else if (parser.quotedLineEnd >= next)
         throw errors.error(
           "a quoted field holds a line end where the bzip2 file was split for parallel reading",
-          option = "set the option multiLine=true to read files with quoted line ends whole"
+          option = "set the option multiLine=true to read files with quoted line ends whole",
+          kind = ErrorClasses.SplitBoundary
         )
       else false
     }
@@ -306,7 +310,7 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
       )
     )
     if (keep) {
-      if (field.nullable) c.writer.setNull() else TextConverter.zeroWriter(field)(c.writer)
+      if (field.nullable) c.writer.setNull() else Fills.zeroWriter(field)(c.writer)
       if (rescuedWriter != null) unconverted += i // kept as text in the rescued-data column, not lost
     }
     keep

@@ -156,7 +156,7 @@ private[sparkdrill] final class ProjectionResolver private[schema] (
           claim(column) match {
             case Some((parser, pc)) => addParsed(parser, pc, item.outputName)
             case None if item.metadataColumn =>
-              throw new SchemaException(s"unknown metadata column '${column.name}'")
+              throw SchemaException.projection(s"unknown metadata column '${column.name}'")
             case None =>
               val dt = table.droppedTypes
                 .get(lower(column.name))
@@ -191,7 +191,7 @@ private[sparkdrill] final class ProjectionResolver private[schema] (
 
     out.groupBy(c => lower(c.name)).collectFirst { case (_, cs) if cs.size > 1 => cs.head.name }.foreach {
       n =>
-        throw new SchemaException(s"the projection gives two columns named '$n'")
+        throw SchemaException.projection(s"the projection gives two columns named '$n'")
     }
 
     val filter =
@@ -238,7 +238,7 @@ private[sparkdrill] final class ProjectionResolver private[schema] (
         dt match {
           case _: ArrayType => dt
           case other =>
-            throw new SchemaException(
+            throw SchemaException.projection(
               s"column '$path' is a ${other.simpleString}$from, not an array, but the projection asks for " +
                 s"$path[${ix.head}]"
             )
@@ -266,7 +266,7 @@ private[sparkdrill] final class ProjectionResolver private[schema] (
           case MapType(k, v, valueContainsNull) if holdsStructs(v) =>
             MapType(k, applyShape(path, v, shape, firstFile), valueContainsNull)
           case other =>
-            throw new SchemaException(
+            throw SchemaException.projection(
               s"column '$path' is a ${other.simpleString}$from, not a struct, but the projection asks for its " +
                 s"member '$path.${ms.head.name}'"
             )

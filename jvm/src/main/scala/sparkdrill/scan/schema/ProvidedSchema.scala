@@ -8,6 +8,8 @@ import org.apache.spark.sql.catalyst.expressions.{Cast, Literal}
 import org.apache.spark.sql.catalyst.parser.CatalystSqlParser
 import org.apache.spark.sql.types.{DataType, StructField, StructType}
 
+import sparkdrill.reader.Fills
+
 /** What fills a column where a file (or a row) has no value. */
 private[sparkdrill] sealed trait Fill extends Serializable {
   def literal(dataType: DataType): Literal
@@ -25,9 +27,10 @@ private[sparkdrill] object Fill {
     def literal(dataType: DataType): Literal = value
   }
 
-  /** `NOT NULL` without a default: the type's zero (0, "", false, 1970-01-01), as Drill does. */
+  /** `NOT NULL` without a default: the type's zero ([[Fills.zero]]), Spark's empty value for a nested type. */
   case object Zero extends Fill {
-    def literal(dataType: DataType): Literal = Literal.default(dataType)
+    def literal(dataType: DataType): Literal =
+      Option(Fills.zero(dataType)).fold(Literal.default(dataType))(Literal(_, dataType))
   }
 
   def of(field: StructField, default: Option[Literal]): Fill =
@@ -61,7 +64,7 @@ private[sparkdrill] object ProvidedSchema {
     val dup = columns.groupBy(_.field.name.toLowerCase(Locale.ROOT)).collectFirst {
       case (_, cs) if cs.size > 1 => cs.head.field.name
     }
-    dup.foreach(n => throw new SchemaException(s"providedSchema names column '$n' twice"))
+    dup.foreach(n => throw SchemaException.providedSchema(s"providedSchema names column '$n' twice"))
     ProvidedSchema(columns)
   }
 
@@ -72,12 +75,14 @@ private[sparkdrill] object ProvidedSchema {
         StructType.fromDDL(column).fields match {
           case Array(f) => f
           case other =>
-            throw new SchemaException(s"providedSchema: '$definition' defines ${other.length} columns")
+            throw SchemaException.providedSchema(
+              s"providedSchema: '$definition' defines ${other.length} columns"
+            )
         }
       catch {
         case e: SchemaException => throw e
         case NonFatal(e) =>
-          throw new SchemaException(
+          throw SchemaException.providedSchema(
             s"providedSchema: cannot parse column '${definition.trim}': ${firstLine(e)}"
           )
       }
@@ -87,7 +92,7 @@ private[sparkdrill] object ProvidedSchema {
   /** Parses a default as a constant Spark SQL expression and casts it to the column type. */
   private def defaultLiteral(field: StructField, sql: String): Literal = {
     def bad(why: String) =
-      new SchemaException(s"providedSchema: DEFAULT $sql of column '${field.name}' $why")
+      SchemaException.providedSchema(s"providedSchema: DEFAULT $sql of column '${field.name}' $why")
     val expr =
       try CatalystSqlParser.parseExpression(sql)
       catch { case NonFatal(e) => throw bad(s"is not a Spark SQL literal: ${firstLine(e)}") }
@@ -126,7 +131,9 @@ private[sparkdrill] object ProvidedSchema {
         val end = keywords.collectFirst { case (i, "COMMENT") if i > at => i }.getOrElse(definition.length)
         val sql = definition.substring(at + "DEFAULT".length, end).trim
         if (sql.isEmpty)
-          throw new SchemaException(s"providedSchema: DEFAULT without a value in '${definition.trim}'")
+          throw SchemaException.providedSchema(
+            s"providedSchema: DEFAULT without a value in '${definition.trim}'"
+          )
         (definition.substring(0, at) + definition.substring(end), Some(sql))
     }
   }

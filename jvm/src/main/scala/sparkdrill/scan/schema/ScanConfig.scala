@@ -1,11 +1,9 @@
 package sparkdrill.scan.schema
 
-import java.util.Locale
-
 import org.apache.spark.sql.types.StructType
 
 import sparkdrill.projection.{ColumnParser, ImplicitLabels}
-import sparkdrill.reader.{CommonOptions, OptionSpec, ReaderOptions}
+import sparkdrill.reader.{CommonOptions, ErrorClasses, OptionException, OptionSpec, ReaderOptions}
 import sparkdrill.scan.ScanOptions
 
 /** Option `schemaMode` (SPEC 5). */
@@ -21,14 +19,6 @@ private[sparkdrill] object SchemaMode {
 
   /** A file whose columns differ from the first file's is an error. */
   case object Fail extends SchemaMode
-
-  def parse(value: String): SchemaMode = value.trim.toLowerCase(Locale.ROOT) match {
-    case "evolve" => Evolve
-    case "strict" => Strict
-    case "fail" => Fail
-    case other =>
-      throw new IllegalArgumentException(s"option 'schemaMode' must be evolve, strict or fail, got '$other'")
-  }
 }
 
 /** Option `typeConflict`: widen along SPEC 5's lattice (default), or fail naming column, types and files. */
@@ -37,13 +27,6 @@ private[sparkdrill] sealed trait TypeConflictMode extends Serializable
 private[sparkdrill] object TypeConflictMode {
   case object Widen extends TypeConflictMode
   case object Fail extends TypeConflictMode
-
-  def parse(value: String): TypeConflictMode = value.trim.toLowerCase(Locale.ROOT) match {
-    case "widen" => Widen
-    case "fail" => Fail
-    case other =>
-      throw new IllegalArgumentException(s"option 'typeConflict' must be widen or fail, got '$other'")
-  }
 }
 
 /** Option `partitionStyle`: `dirN` columns (default) or hive `key=value` directories. */
@@ -52,13 +35,6 @@ private[sparkdrill] sealed trait PartitionStyle extends Serializable
 private[sparkdrill] object PartitionStyle {
   case object Dirs extends PartitionStyle
   case object Hive extends PartitionStyle
-
-  def parse(value: String): PartitionStyle = value.trim.toLowerCase(Locale.ROOT) match {
-    case "dir" | "dirs" | "drill" => Dirs
-    case "hive" => Hive
-    case other =>
-      throw new IllegalArgumentException(s"option 'partitionStyle' must be dir or hive, got '$other'")
-  }
 }
 
 /** Everything the tracker needs besides the projection and the files.
@@ -110,8 +86,8 @@ private[sparkdrill] object ScanConfig {
       byPosition: Boolean = false
   ): ScanConfig =
     ScanConfig(
-      schemaMode = SchemaMode.parse(options(ScanOptions.SchemaMode)),
-      typeConflict = TypeConflictMode.parse(options(ScanOptions.TypeConflict)),
+      schemaMode = options(ScanOptions.SchemaMode),
+      typeConflict = options(ScanOptions.TypeConflict),
       providedSchema =
         options.get(ScanOptions.ProvidedSchema).filter(_.trim.nonEmpty).map(ProvidedSchema.parse),
       strictSchema = options(ScanOptions.StrictSchema),
@@ -125,7 +101,7 @@ private[sparkdrill] object ScanConfig {
       ),
       partitionLabel = options(ScanOptions.PartitionLabel),
       partitionColumns = options(ScanOptions.PartitionColumns),
-      partitionStyle = PartitionStyle.parse(options(ScanOptions.PartitionStyle)),
+      partitionStyle = options(ScanOptions.PartitionStyle),
       byPosition = byPosition,
       extraColumns =
         Seq(CommonOptions.CorruptRecordColumn, CommonOptions.RescuedDataColumn).flatMap(options.get(_)),
@@ -137,5 +113,10 @@ private[sparkdrill] object ScanConfig {
   private def positive(spec: OptionSpec[Int], value: Int): Int =
     if (value >= 1) value
     else
-      throw new IllegalArgumentException(s"spark-drill: option '${spec.name}' must be at least 1, got $value")
+      throw new OptionException(
+        ErrorClasses.BadOptionValue,
+        s"option '${spec.name}' must be at least 1, got $value",
+        spec.name,
+        Some(value.toString)
+      )
 }

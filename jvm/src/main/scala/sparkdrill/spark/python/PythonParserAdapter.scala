@@ -12,7 +12,7 @@ import org.apache.spark.sql.catalyst.expressions.{Cast, EvalMode, Literal}
 import org.apache.spark.sql.types.{DataType, StringType, StructField}
 import org.apache.spark.unsafe.types.UTF8String
 
-import sparkdrill.reader.ScanException
+import sparkdrill.reader.{ErrorClasses, ScanException}
 import sparkdrill.scan.Distinct
 import sparkdrill.projection.{
   ColumnParser,
@@ -118,6 +118,7 @@ private[sparkdrill] final class PythonParserAdapter(
   private def toInternal(column: ParsedColumn, file: FileInfo, answer: JsonNode): Any =
     if (answer.has("error"))
       throw new ScanException(
+        ErrorClasses.ColumnParserFailed,
         s"column parser '$id' raised ${answer.get("error").asText}",
         file.path,
         -1,
@@ -140,6 +141,7 @@ private[sparkdrill] final class PythonParserAdapter(
         val converted = cast.eval()
         if (converted == null)
           throw new ScanException(
+            ErrorClasses.ColumnParserFailed,
             s"column parser '$id' returned a value that is not a ${column.dataType.simpleString}",
             file.path,
             -1,

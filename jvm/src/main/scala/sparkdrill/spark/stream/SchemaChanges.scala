@@ -6,6 +6,7 @@ import org.apache.spark.sql.types.{StringType, StructField, StructType}
 
 import sparkdrill.reader.{ReaderOptions, TypeLattice}
 import sparkdrill.scan.{ScanFile, ScanOptions, StreamOptions}
+import sparkdrill.scan.schema.PartitionStyle
 
 /** How a stream meets columns its schema lacks (SPEC 11, "New columns"): `schemaEvolutionMode`. */
 private[sparkdrill] object EvolutionMode {
@@ -77,7 +78,7 @@ private[sparkdrill] object SchemaChanges {
   // The per-file columns a file's directories give that `*` would show: dirN up to its depth, or hive keys.
   private def newPartitions(version: SchemaVersion, file: ScanFile, options: ReaderOptions): Seq[String] =
     if (!options(ScanOptions.PartitionColumns) || version.definedByUser) Nil
-    else if (options(ScanOptions.PartitionStyle) == "hive")
+    else if (options(ScanOptions.PartitionStyle) == PartitionStyle.Hive)
       file.dirs.toSeq.flatMap { d =>
         val eq = d.indexOf('=')
         if (eq > 0) Some(d.substring(0, eq)) else scala.None

@@ -1,5 +1,7 @@
 package sparkdrill.spark.stream
 
+import sparkdrill.reader.ErrorClassShim
+
 /** A stream stopped because of its schema (SPEC 11, "New columns"), under a stable error class that
   * `sd.run_stream` and jobs match on, never on the message: the class also leads the message, as Spark prints
   * its own (`[CLASS] text`), so it survives where only text travels (a StreamingQueryException's cause).

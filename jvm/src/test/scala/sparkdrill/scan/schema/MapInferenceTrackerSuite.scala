@@ -164,7 +164,7 @@ class MapInferenceTrackerSuite extends AnyFunSuite {
     val e = intercept[SchemaException](resolve(config(-1, maxFields = 500), "*", files: _*))
     assert(
       e.getMessage ==
-        "spark-drill: the discovered schema has 603 leaf fields, more than maxSchemaFields=500; its widest " +
+        "[SPARK_DRILL_SCHEMA_CONFLICT] spark-drill: the discovered schema has 603 leaf fields, more than maxSchemaFields=500; its widest " +
         "member is 'props', with 600 members (600 leaf fields). An object whose keys are data (ids, dates, " +
         "names) is a map when its objects hold more than mapInferenceThreshold distinct keys (now -1: never): " +
         "set mapInferenceThreshold below 600 to read it as a map<string, ...>, or raise maxSchemaFields"

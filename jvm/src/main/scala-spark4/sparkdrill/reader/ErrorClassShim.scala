@@ -1,4 +1,4 @@
-package sparkdrill.spark.stream
+package sparkdrill.reader
 
 import org.apache.spark.SparkThrowable
 
