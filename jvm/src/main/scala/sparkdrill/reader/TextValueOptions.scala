@@ -27,6 +27,9 @@ object TextValueOptions {
   val ColumnFormat: PrefixOptionSpec =
     PrefixOptionSpec("format.", "format.<column>: the date or timestamp pattern of one column")
 
+  /** The typing options a format of text fields takes (`emptyValue` is delimited text's own: it needs quotes). */
+  val all: Seq[OptionSpec[_]] = Seq(NullValue, DateFormat, TimestampFormat, InferTypes)
+
   /** The converters' settings for one read. */
   def converterSettings(options: ReaderOptions): TextConverter.Settings =
     TextConverter.Settings(

@@ -4,24 +4,36 @@ import scala.util.Try
 
 import sparkdrill.reader._
 
-/** A format written on the reader SPI alone, the way a third party writes one in its own jar: fixed-width
+/** A format written on the record-reader template alone, the way a third party writes one in its own jar: fixed-width
   * lines (`.fwf`, or any file with `format=fixedwidth`), columns laid out by the option `widths`
   * (`3,5` or `id:3,name:6`). Text past the last column is a late column `rest`, found by discovery while it
   * samples. Registered by this jar's `META-INF/services/sparkdrill.reader.FormatPlugin`: it is built as a
   * jar of its own and reaches a session through `spark.jars`, and nothing in spark-drill names it.
   */
-final class FixedWidthFormat extends FormatPlugin {
+final class FixedWidthFormat extends TextFieldFormat {
   def name: String = "fixedwidth"
   def suffixes: Seq[String] = Seq("fwf")
-  override def options: Seq[OptionSpec[_]] = Seq(FixedWidthFormat.Widths)
+  def formatOptions: Seq[OptionSpec[_]] = Seq(FixedWidthFormat.Widths)
 
   override def validate(options: ReaderOptions): Unit =
     options.get(FixedWidthFormat.Widths).foreach(Layout.parse)
 
   // Discovery samples lines, since the late column `rest` shows only in the data.
   def sampleRows(options: ReaderOptions): Int = CommonOptions.sampleLimit(options)
-  def splittable(options: ReaderOptions): Boolean = false
-  def newReader(negotiator: SchemaNegotiator): BatchReader = new FixedWidthReader(negotiator)
+  def splittable(options: ReaderOptions): Boolean = true
+
+  def newReader(negotiator: SchemaNegotiator): BatchReader = {
+    val layout = Layout.parse(
+      negotiator.options
+        .get(FixedWidthFormat.Widths)
+        .getOrElse(
+          throw negotiator.errorContext
+            .error("the fixedwidth format needs the option widths", option = "widths")
+        )
+    )
+    val countLines = negotiator.definedSchema.exists(_.fieldNames.contains(RecordColumns.Line))
+    new RecordReader(negotiator, new FixedWidthRecords(negotiator.file, layout, countLines))
+  }
 }
 
 object FixedWidthFormat {

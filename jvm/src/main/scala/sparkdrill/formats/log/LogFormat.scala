@@ -7,11 +7,10 @@ import sparkdrill.reader.OptionKind._
   * or of a built-in pattern (`logPattern`: `common`, `combined`), typed like text. Written on the record-reader
   * template: this file and [[LogRecords]] are the whole format.
   */
-private[sparkdrill] final class LogFormat extends FormatPlugin {
+private[sparkdrill] final class LogFormat extends TextFieldFormat {
   def name: String = "log"
   def suffixes: Seq[String] = Seq("log")
-  override def options: Seq[OptionSpec[_]] = LogFormat.options
-  override def prefixOptions: Seq[PrefixOptionSpec] = Seq(TextValueOptions.ColumnFormat)
+  def formatOptions: Seq[OptionSpec[_]] = Seq(LogFormat.Regex, LogFormat.Preset)
 
   // `.log` files are read as logs only when a pattern is given; else they are left out like any unknown suffix.
   override def claimsSuffix(options: ReaderOptions): Boolean =
@@ -22,11 +21,6 @@ private[sparkdrill] final class LogFormat extends FormatPlugin {
     if (claimsSuffix(options)) { LogFormat.pattern(options); () }
   override def validateNamed(options: ReaderOptions): Unit = { LogFormat.pattern(options); () }
   def sampleRows(options: ReaderOptions): Int = TextValueOptions.sampleRows(options)
-  override def inferType(
-      samples: Iterator[String],
-      options: ReaderOptions
-  ): org.apache.spark.sql.types.DataType =
-    TextTypeInference.infer(samples)
   def splittable(options: ReaderOptions): Boolean = true
 
   def newReader(negotiator: SchemaNegotiator): BatchReader = {
@@ -49,14 +43,6 @@ private[log] object LogFormat {
     "logPattern",
     Choice.words(LogPattern.presets.keys.toSeq.sorted: _*),
     "log format: a built-in pattern instead of regex: common or combined (Apache/nginx access logs)"
-  )
-  val options: Seq[OptionSpec[_]] = Seq(
-    Regex,
-    Preset,
-    TextValueOptions.NullValue,
-    TextValueOptions.DateFormat,
-    TextValueOptions.TimestampFormat,
-    TextValueOptions.InferTypes
   )
 
   /** The pattern the options give: exactly one of `regex` and `logPattern`. */
