@@ -586,6 +586,14 @@ def test_hadoop_settings_reach_the_file_system(spark: SparkSession, tmp_path: Pa
     ]
 
 
+def test_the_log_options_read_a_log(spark: SparkSession, tmp_path: Path) -> None:
+    (tmp_path / "a.log").write_text('h - - [t] "GET / HTTP/1.1" 200 5\nnot a log line\n')
+    common = sd.read(spark, tmp_path, log_pattern="common", mode="DROPMALFORMED")
+    assert [(r.host, r.status) for r in common.collect()] == [("h", "200")]
+    regex = sd.read(spark, tmp_path, format="log", regex=r"^(?<first>\S+) .*$")
+    assert sorted(r.first for r in regex.collect()) == ["h", "not"]
+
+
 def test_every_option_is_exercised_through_spark_above() -> None:
     source = Path(__file__).read_text(encoding="utf-8")
     through_spark = source[
