@@ -1,6 +1,6 @@
 package sparkdrill.reader
 
-import org.apache.spark.sql.types.{DataType, StringType}
+import org.apache.spark.sql.types.{DataType, StringType, StructType}
 
 /** A format: its name, file suffixes, options and reader. The scan finds formats through
   * `java.util.ServiceLoader`: a format's jar lists its class in `META-INF/services/sparkdrill.reader.FormatPlugin`
@@ -30,6 +30,12 @@ trait FormatPlugin extends Serializable {
 
   /** Checks made only when the `format` option names this format: options it cannot read without. */
   def validateNamed(options: ReaderOptions): Unit = ()
+
+  /** The columns every file of this format has under these options, known without reading one (a log
+    * pattern's groups), as the format's reader declares them; None (the default) when they come from each file
+    * (a header, a sample). With [[sampleRows]] 0, discovery then opens no file: it is the format's schema.
+    */
+  def knownSchema(options: ReaderOptions): Option[StructType] = None
 
   /** Records discovery reads per file to type the columns: 0 reads only the early schema (a text header). */
   def sampleRows(options: ReaderOptions): Int

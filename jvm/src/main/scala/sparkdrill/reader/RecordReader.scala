@@ -43,8 +43,7 @@ final class RecordReader(negotiator: SchemaNegotiator, records: FieldRecords) ex
   private val lineWriter: ColumnWriter = writer.find(RecordColumns.Line).orNull
   private val offsetWriter: ColumnWriter = writer.find(RecordColumns.Offset).orNull
   private val bad = new BadRecords(options, writer)
-  private val rescuedWriter: ColumnWriter =
-    options.get(CommonOptions.RescuedDataColumn).flatMap(writer.find).filter(_.isProjected).orNull
+  private val rescued = new RescuedData(options, writer, errors.path)
   // Fields the table has no column for (under a defined or strict schema, or a stream's frozen one).
   private val unknownFields: Array[Int] =
     if (discovering) Array.emptyIntArray
@@ -53,7 +52,7 @@ final class RecordReader(negotiator: SchemaNegotiator, records: FieldRecords) ex
   private val unconverted = scala.collection.mutable.ArrayBuffer.empty[Int]
   // A count, or a query of hidden columns only: no field is cut or converted, so a record is never malformed
   // unless a mode must judge it (PERMISSIVE keeps a malformed record as a row anyway).
-  private val countOnly = converters.forall(_ == null) && bad.corrupt == null && rescuedWriter == null &&
+  private val countOnly = converters.forall(_ == null) && bad.corrupt == null && !rescued.enabled &&
     bad.mode == ParseMode.Permissive && !discovering
   private var done = negotiator.headerOnly
 
@@ -107,7 +106,7 @@ final class RecordReader(negotiator: SchemaNegotiator, records: FieldRecords) ex
   private def writeFields(): Boolean = {
     val bytes = records.bytes
     var badValue = false
-    if (rescuedWriter != null) unconverted.clear()
+    if (rescued.enabled) unconverted.clear()
     if (rowFilter != null) {
       // A record that fails the filter is not converted further: a bad value in its other fields is never
       // seen (as for an unprojected column). Its row is left unsaved; the next start() discards it.
@@ -136,10 +135,8 @@ final class RecordReader(negotiator: SchemaNegotiator, records: FieldRecords) ex
       i += 1
     }
     val extras = writeExtras(bytes)
-    if (rescuedWriter != null) {
-      if (extras > 0 || unconverted.nonEmpty || unknownFields.exists(f => records.start(f) >= 0))
-        rescuedWriter.setString(CommonOptions.capText(rescued(), options))
-    } else if (extras > 0) negotiator.countDropped(extras.toLong)
+    if (rescued.enabled) rescue()
+    else if (extras > 0) negotiator.countDropped(extras.toLong)
     if (badValue) bad.keepRaw(records.text)
     true
   }
@@ -187,7 +184,7 @@ final class RecordReader(negotiator: SchemaNegotiator, records: FieldRecords) ex
     )
     if (keep) {
       if (field.nullable) c.writer.setNull() else Fills.zeroWriter(field)(c.writer)
-      if (rescuedWriter != null) unconverted += i
+      if (rescued.enabled) unconverted += i
     }
     keep
   }
@@ -197,27 +194,21 @@ final class RecordReader(negotiator: SchemaNegotiator, records: FieldRecords) ex
     else
       new String(records.bytes, records.start(i), records.length(i), java.nio.charset.StandardCharsets.UTF_8)
 
-  /** Values with no column as a JSON object with the file and line: fields the table lacks and values that did
-    * not convert (by name), extras (by their column, else `column_N`, N 1-based).
+  /** Values with no column: fields the table lacks and values that did not convert (by name), extras (by
+    * their column, else `column_N`, N 1-based).
     */
-  private def rescued(): String = {
-    val json = RecordReader.json.createObjectNode()
-    unknownFields.foreach(i => if (records.start(i) >= 0) json.put(names(i), fieldText(i)))
-    unconverted.foreach(i => json.put(names(i), fieldText(i)))
+  private def rescue(): Unit = {
+    rescued.reset()
+    unknownFields.foreach(i => if (records.start(i) >= 0) rescued.put(names(i), fieldText(i)))
+    unconverted.foreach(i => rescued.put(names(i), fieldText(i)))
     var i = names.length
     while (i < records.count) {
       if (records.start(i) >= 0 && records.extraColumn(i).forall(c => writer.find(c).isEmpty))
-        json.put(records.extraColumn(i).getOrElse(s"column_${i + 1}"), fieldText(i))
+        rescued.put(records.extraColumn(i).getOrElse(s"column_${i + 1}"), fieldText(i))
       i += 1
     }
-    json.put("_file", errors.path)
-    if (records.line >= 0) json.put("_line", records.line)
-    json.toString
+    rescued.write(records.line)
   }
 
   def close(): Unit = records.close()
-}
-
-private object RecordReader {
-  private val json = new com.fasterxml.jackson.databind.ObjectMapper()
 }

@@ -4,10 +4,11 @@ import org.apache.hadoop.conf.Configuration
 import org.apache.spark.sql.types.StructType
 
 import sparkdrill.loader.{LoaderOptions, ProjectionFilter, ResultSetLoader, ResultSetLoaders}
-import sparkdrill.reader.{ErrorClasses, ReaderOptions, Sampling, ScanException}
+import sparkdrill.reader.{ErrorClasses, FormatPlugin, ReaderOptions, Sampling, ScanException}
 
-/** The discovery pass: asks each file for its early schema (a header) or the schema of its first records,
-  * through the same reader code that later reads it.
+/** The discovery pass: takes the format's schema when it is known without a file (a log pattern's groups),
+  * else asks each file for its early schema (a header) or the schema of its first records, through the same
+  * reader code that later reads it.
   */
 private[sparkdrill] object SchemaDiscovery {
 
@@ -37,6 +38,18 @@ private[sparkdrill] object SchemaDiscovery {
     val plugin = FormatRegistry.named(file.format)
     val sampleRows = plugin.sampleRows(options)
     val headerOnly = sampleRows <= 0
+    val known = if (headerOnly) plugin.knownSchema(options) else None
+    if (known.isDefined) known else sampleOrHeader(file, plugin, options, conf, sampleRows, headerOnly)
+  }
+
+  private def sampleOrHeader(
+      file: ScanFile,
+      plugin: FormatPlugin,
+      options: ReaderOptions,
+      conf: Configuration,
+      sampleRows: Int,
+      headerOnly: Boolean
+  ): Option[StructType] = {
     val projection = if (headerOnly) ProjectionFilter.None else ProjectionFilter.All
     val input = new HadoopFileInput(file.path, 0L, Long.MaxValue, conf)
     var loader: ResultSetLoader = null

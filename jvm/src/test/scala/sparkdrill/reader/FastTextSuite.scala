@@ -7,7 +7,6 @@ import scala.util.Random
 
 import org.scalatest.funsuite.AnyFunSuite
 
-
 /** The fast parsers answer exactly what the JDK answers, or decline: random and edge inputs, fixed seeds. */
 class FastTextSuite extends AnyFunSuite {
   private def bytes(s: String) = s.getBytes(StandardCharsets.UTF_8)

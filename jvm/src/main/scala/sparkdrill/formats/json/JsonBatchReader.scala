@@ -4,7 +4,6 @@ import scala.collection.mutable.ArrayBuffer
 
 import com.fasterxml.jackson.core.{JsonParser, JsonProcessingException, JsonToken}
 import com.fasterxml.jackson.databind.ObjectMapper
-import com.fasterxml.jackson.databind.node.ObjectNode
 import org.apache.spark.sql.types.StructType
 
 import sparkdrill.reader.{
@@ -15,6 +14,7 @@ import sparkdrill.reader.{
   Fills,
   ParseMode,
   RecordColumns,
+  RescuedData,
   RowFilter,
   SchemaNegotiator,
   SchemaSampler,
@@ -122,10 +122,9 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, re
   private val lineWriter = find(Some(RecordColumns.Line))
   private val offsetWriter = find(Some(RecordColumns.Offset))
   private val bad = new BadRecords(options, writer)
-  private val rescuedWriter = find(options.get(CommonOptions.RescuedDataColumn))
+  private val rescued = new RescuedData(options, writer, errors.path)
   private val valueWriter: ColumnWriter =
     if (writer == null) null else row.find(JsonFormat.ValueColumn).orNull
-  private var rescued: ObjectNode = _
   // NOT NULL columns: a record that lacks the key gets the column's DEFAULT (else its type's zero).
   private val fills: Array[(ColumnWriter, ColumnWriter => Unit)] =
     if (writer == null) Array.empty
@@ -152,7 +151,7 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, re
       CommonOptions.validateAll(options),
       key =>
         if (inTable(key)) ByteMembers.Skip
-        else if (rescuedWriter != null) ByteMembers.Rescue
+        else if (rescued.enabled) ByteMembers.Rescue
         else ByteMembers.Drop
     )
   private val filterBytes =
@@ -161,10 +160,9 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, re
   values.skipsUnknown = inTable
   values.unknown = (key, p) =>
     if (inTable(key)) p.skipChildren()
-    else if (rescuedWriter != null) {
-      if (rescued == null) rescued = JsonBatchReader.mapper.createObjectNode()
-      rescued.set(key, JsonBatchReader.mapper.readTree[com.fasterxml.jackson.databind.JsonNode](p))
-    } else {
+    else if (rescued.enabled)
+      rescued.put(key, JsonBatchReader.mapper.readTree[com.fasterxml.jackson.databind.JsonNode](p))
+    else {
       dropped += 1
       p.skipChildren()
     }
@@ -207,7 +205,7 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, re
     if (records.fromBytes && readBytes()) return true
     writer.start()
     writeImplicit()
-    rescued = null
+    rescued.reset()
     badValue = false
     dropped = 0
     rereading = false
@@ -246,11 +244,7 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, re
       if (mode == ParseMode.DropMalformed) return true // not saved: the next start() overwrites it
       bad.keepRaw(records.text(records.end))
     }
-    if (rescued != null) {
-      rescued.put("_file", errors.path)
-      rescued.put("_line", records.line)
-      rescuedWriter.setString(CommonOptions.capText(rescued.toString, options))
-    }
+    rescued.write(records.line)
     writer.save()
     true
   }

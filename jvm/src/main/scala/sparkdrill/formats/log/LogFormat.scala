@@ -1,5 +1,7 @@
 package sparkdrill.formats.log
 
+import org.apache.spark.sql.types.{StringType, StructField, StructType}
+
 import sparkdrill.reader._
 import sparkdrill.reader.OptionKind._
 
@@ -21,6 +23,10 @@ private[sparkdrill] final class LogFormat extends TextFieldFormat {
     if (claimsSuffix(options)) { LogFormat.pattern(options); () }
   override def validateNamed(options: ReaderOptions): Unit = { LogFormat.pattern(options); () }
   def sampleRows(options: ReaderOptions): Int = TextValueOptions.sampleRows(options)
+
+  // The pattern's groups: without inferTypes, discovery opens no log file.
+  override def knownSchema(options: ReaderOptions): Option[StructType] =
+    Some(StructType(LogFormat.pattern(options).columns.map(StructField(_, StringType, nullable = true))))
   def splittable(options: ReaderOptions): Boolean = true
 
   def newReader(negotiator: SchemaNegotiator): BatchReader = {

@@ -11,6 +11,7 @@ import sparkdrill.reader.{
   Fills,
   ParseMode,
   RecordColumns,
+  RescuedData,
   RowFilter,
   SchemaNegotiator,
   TextConverter,
@@ -72,16 +73,15 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
   private val offsetWriter: ColumnWriter = writer.find(RecordColumns.Offset).orNull
   private val bad = new BadRecords(options, writer)
   private val corruptWriter: ColumnWriter = bad.corrupt
-  private val rescuedWriter: ColumnWriter =
-    options.get(CommonOptions.RescuedDataColumn).flatMap(writer.find).filter(_.isProjected).orNull
+  private val rescued = new RescuedData(options, writer, errors.path)
   // Header columns the table has no column for (under a defined or strict schema, or a stream's frozen one):
   // their values go to the rescued-data column with the fields past the header.
   private val unknownFields: Array[Int] =
-    if (rescuedWriter == null || !settings.header || positional) Array.emptyIntArray
+    if (!rescued.enabled || !settings.header || positional) Array.emptyIntArray
     else readerSchema.fields.indices.filterNot(i => negotiator.isTableColumn(readerSchema(i).name)).toArray
   // This record's fields whose value did not convert to their column's type (kept in the rescued column).
   private val unconverted = scala.collection.mutable.ArrayBuffer.empty[Int]
-  private val anyConverted = converters.exists(_ != null) || columnsWriter != null || rescuedWriter != null
+  private val anyConverted = converters.exists(_ != null) || columnsWriter != null || rescued.enabled
   // `columns[n]`: only the listed elements are kept; the others are empty strings up to the largest index.
   private val columnsIndexes: Array[Boolean] =
     negotiator.requestedElements(TextBatchReader.ColumnsName) match {
@@ -95,7 +95,7 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
   // Typed or string columns bound by position: the bytes of the other fields need not be copied, unless
   // they can appear in a message or a column (a failing record's text, rescued fields).
   if (
-    converters.nonEmpty && columnsWriter == null && rescuedWriter == null && corruptWriter == null &&
+    converters.nonEmpty && columnsWriter == null && !rescued.enabled && corruptWriter == null &&
     mode != ParseMode.FailFast
   ) parser.keep = converters.map(_ != null)
   // Nothing to convert or keep: records are only counted (a record with an unclosed quote still counts
@@ -250,7 +250,7 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
     val bound = converters.length
     val bytes = parser.bytes
     var badValue = false
-    if (rescuedWriter != null) unconverted.clear()
+    if (rescued.enabled) unconverted.clear()
     if (rowFilter != null) {
       // The filter's fields first, a short row's missing ones included. A record that fails the filter is not
       // converted further, so a bad value in its other fields is never seen (as for an unprojected column).
@@ -287,10 +287,8 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
       i += 1
     }
     val extra = n > bound && bound > 0
-    if (rescuedWriter != null) {
-      if (extra || unconverted.nonEmpty || unknownFields.exists(_ < n))
-        rescuedWriter.setString(CommonOptions.capText(rescued(if (extra) bound else n, n), options))
-    } else if (extra) negotiator.countDropped((n - bound).toLong)
+    if (rescued.enabled) rescue(if (extra) bound else n, n)
+    else if (extra) negotiator.countDropped((n - bound).toLong)
     if (badValue) bad.keepRaw(parser.rawRecord)
     true
   }
@@ -311,23 +309,20 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
     )
     if (keep) {
       if (field.nullable) c.writer.setNull() else Fills.zeroWriter(field)(c.writer)
-      if (rescuedWriter != null) unconverted += i // kept as text in the rescued-data column, not lost
+      if (rescued.enabled) unconverted += i // kept as text in the rescued-data column, not lost
     }
     keep
   }
 
   /** The values of header columns the table lacks and of fields that did not convert (by name), and of the
-    * fields past the header (`from` to `until`, keyed by `column_N`, N 1-based), as a JSON object with the
-    * file and line.
+    * fields past the header (`from` to `until`, keyed by `column_N`, N 1-based).
     */
-  private def rescued(from: Int, until: Int): String = {
-    val json = TextBatchReader.json.createObjectNode()
-    unknownFields.foreach(i => if (i < until) json.put(readerSchema(i).name, parser.field(i)))
-    unconverted.foreach(i => json.put(readerSchema(i).name, parser.field(i)))
-    (from until until).foreach(i => json.put(s"column_${i + 1}", parser.field(i)))
-    json.put("_file", errors.path)
-    if (blocks == null) json.put("_line", parser.recordLine)
-    json.toString
+  private def rescue(from: Int, until: Int): Unit = {
+    rescued.reset()
+    unknownFields.foreach(i => if (i < until) rescued.put(readerSchema(i).name, parser.field(i)))
+    unconverted.foreach(i => rescued.put(readerSchema(i).name, parser.field(i)))
+    (from until until).foreach(i => rescued.put(s"column_${i + 1}", parser.field(i)))
+    rescued.write(if (blocks == null) parser.recordLine else -1L)
   }
 
   private def writeColumnsArray(): Unit = {
@@ -351,7 +346,6 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
 
 private[sparkdrill] object TextBatchReader {
   val ColumnsName = "columns"
-  private val json = new com.fasterxml.jackson.databind.ObjectMapper()
 
   val ColumnsSchema: StructType =
     StructType(Seq(StructField(ColumnsName, ArrayType(StringType, containsNull = false), nullable = true)))

@@ -117,6 +117,18 @@ class LogFormatSuite extends AnyFunSuite with TestFiles with BeforeAndAfterAll {
     assert(read("header" -> "true", "regex" -> """(?<id>\d+) (?<v>\w+)""").count() == 2)
   }
 
+  test("discovery opens no log file: the pattern is the schema (a corrupt file fails only when read)") {
+    write("a.log" -> "1 x\n")
+    java.nio.file.Files.write(root.resolve("b.log.gz"), "not gzip".getBytes("UTF-8"))
+    val df = read("regex" -> """(?<id>\d+) (?<v>\w+)""")
+    assert(df.columns.take(2).toSeq == Seq("id", "v"))
+    val e = intercept[Exception](df.collect())
+    val chain =
+      Iterator.iterate[Throwable](e)(_.getCause).takeWhile(_ != null).map(_.getMessage).mkString(" | ")
+    assert(chain.contains("b.log.gz"), chain)
+    assert(read("regex" -> """(?<id>\d+) (?<v>\w+)""", "ignoreCorruptFiles" -> "true").count() == 1)
+  }
+
   private def planningError(options: (String, String)*): String =
     intercept[IllegalArgumentException](read(options: _*).schema).getMessage
 
