@@ -41,6 +41,32 @@ final class BadRecords(options: ReaderOptions, writer: RowWriter) {
     case ParseMode.Permissive => malformed += 1; true
   }
 
+  /** A text value that does not convert to its column's type (delimited text, the record-reader template):
+    * per mode as [[badValue]], the error naming the file, line, offset, column and value; when the row is kept
+    * the column takes null, or a NOT NULL column its type's zero.
+    */
+  def unconvertible(
+      errors: ErrorContext,
+      w: ColumnWriter,
+      line: Long,
+      offset: Long,
+      value: => String
+  ): Boolean = {
+    val field = w.field
+    val keep = badValue(
+      errors.error(
+        s"cannot convert the value to ${field.dataType.simpleString}",
+        line = line,
+        offset = offset,
+        column = field.name,
+        value = value,
+        option = ParseMode.advice(mode)
+      )
+    )
+    if (keep) { if (field.nullable) w.setNull() else Fills.writeZero(w) }
+    keep
+  }
+
   /** After a PERMISSIVE row with a bad value: the record's raw text into the corrupt-record column. */
   def keepRaw(raw: => String): Unit =
     if (corrupt != null) corrupt.setString(CommonOptions.capText(raw, options))

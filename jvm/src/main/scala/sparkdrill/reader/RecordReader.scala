@@ -170,22 +170,9 @@ final class RecordReader(negotiator: SchemaNegotiator, records: FieldRecords) ex
 
   /** Applies the mode to an unconvertible value; false when the record is dropped. */
   private def conversionFailed(i: Int): Boolean = {
-    val c = converters(i)
-    val field = c.writer.field
-    val keep = bad.badValue(
-      where(errors).error(
-        s"cannot convert the value to ${field.dataType.simpleString}",
-        line = records.line,
-        offset = records.offset,
-        column = field.name,
-        value = fieldText(i),
-        option = ParseMode.advice(bad.mode)
-      )
-    )
-    if (keep) {
-      if (field.nullable) c.writer.setNull() else Fills.zeroWriter(field)(c.writer)
-      if (rescued.enabled) unconverted += i
-    }
+    val keep =
+      bad.unconvertible(where(errors), converters(i).writer, records.line, records.offset, fieldText(i))
+    if (keep && rescued.enabled) unconverted += i // kept as text in the rescued-data column, not lost
     keep
   }
 

@@ -5,11 +5,10 @@ import java.nio.charset.StandardCharsets
 import java.nio.file.Files
 import java.util.zip.GZIPOutputStream
 
-import org.apache.spark.sql.{DataFrame, Row, SparkSession}
-import org.scalatest.BeforeAndAfterAll
+import org.apache.spark.sql.{DataFrame, Row}
 import org.scalatest.funsuite.AnyFunSuite
 
-import sparkdrill.TestFiles
+import sparkdrill.{LocalSpark, TestFiles}
 
 /** The conformance suite every format extends (docs/formats.md, "Writing a format"): the format says how to
   * write records of a table `id, name, score` in its syntax, and the suite checks, through `format("drill")`
@@ -17,7 +16,7 @@ import sparkdrill.TestFiles
   * record and rescued-data columns, fills, `validate`, `_line` and `_offset`, the row filter, projection and
   * count, partition columns, batch sizes, byte-range splits and compression.
   */
-abstract class FormatConformance extends AnyFunSuite with TestFiles with BeforeAndAfterAll {
+abstract class FormatConformance extends AnyFunSuite with TestFiles with LocalSpark {
 
   /** The options that select the format (`format`, its own options). */
   def formatOptions: Map[String, String]
@@ -38,22 +37,6 @@ abstract class FormatConformance extends AnyFunSuite with TestFiles with BeforeA
 
   /** Whether the file's split may be cut by byte range (the format is splittable). */
   def splittable: Boolean = true
-
-  protected var spark: SparkSession = _
-
-  override def beforeAll(): Unit = {
-    super.beforeAll()
-    spark = SparkSession
-      .builder()
-      .master("local[2]")
-      .config("spark.ui.enabled", "false")
-      .config("spark.sql.shuffle.partitions", "2")
-      .getOrCreate()
-  }
-
-  override def afterAll(): Unit =
-    try if (spark != null) spark.stop()
-    finally super.afterAll()
 
   private def file(records: String*): String = preamble + records.map(_ + "\n").mkString
 

@@ -1,32 +1,15 @@
 package example.fixedwidth
 
-import org.apache.spark.sql.{DataFrame, SparkSession}
-import org.scalatest.BeforeAndAfterAll
+import org.apache.spark.sql.DataFrame
 import org.scalatest.funsuite.AnyFunSuite
 
-import sparkdrill.TestFiles
+import sparkdrill.{LocalSpark, TestFiles}
 
 /** The example fixed-width format, read through `format("drill")` on a real local Spark (this project's
   * classpath has it): the scan gives it partition and implicit columns, projection, missing columns, batches
   * and modes, and never names it.
   */
-class FixedWidthFormatSuite extends AnyFunSuite with TestFiles with BeforeAndAfterAll {
-  private var spark: SparkSession = _
-
-  override def beforeAll(): Unit = {
-    super.beforeAll()
-    spark = SparkSession
-      .builder()
-      .master("local[2]")
-      .config("spark.ui.enabled", "false")
-      .config("spark.sql.shuffle.partitions", "2")
-      .getOrCreate()
-  }
-
-  override def afterAll(): Unit =
-    try if (spark != null) spark.stop()
-    finally super.afterAll()
-
+class FixedWidthFormatSuite extends AnyFunSuite with TestFiles with LocalSpark {
   private val layout = "id:3,name:6,score:5"
 
   private def writeSample(): Unit =

@@ -8,7 +8,6 @@ import sparkdrill.reader.{
   BoundRowFilter,
   CommonOptions,
   ErrorClasses,
-  Fills,
   ParseMode,
   RecordColumns,
   RescuedData,
@@ -295,22 +294,9 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
 
   /** Applies the mode to an unconvertible value; false when the record is dropped. */
   private def conversionFailed(i: Int): Boolean = {
-    val c = converters(i)
-    val field = c.writer.field
-    val keep = bad.badValue(
-      errors.error(
-        s"cannot convert the value to ${field.dataType.simpleString}",
-        line = parser.recordLine,
-        offset = parser.recordOffset,
-        column = field.name,
-        value = parser.field(i),
-        option = ParseMode.advice(mode)
-      )
-    )
-    if (keep) {
-      if (field.nullable) c.writer.setNull() else Fills.zeroWriter(field)(c.writer)
-      if (rescued.enabled) unconverted += i // kept as text in the rescued-data column, not lost
-    }
+    val keep =
+      bad.unconvertible(errors, converters(i).writer, parser.recordLine, parser.recordOffset, parser.field(i))
+    if (keep && rescued.enabled) unconverted += i // kept as text in the rescued-data column, not lost
     keep
   }
 

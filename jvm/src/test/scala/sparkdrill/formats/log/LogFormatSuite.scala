@@ -1,26 +1,14 @@
 package sparkdrill.formats.log
 
-import org.apache.spark.sql.{DataFrame, SparkSession}
-import org.scalatest.BeforeAndAfterAll
+import org.apache.spark.sql.DataFrame
 import org.scalatest.funsuite.AnyFunSuite
 
-import sparkdrill.TestFiles
+import sparkdrill.{LocalSpark, TestFiles}
 
 /** What `format=log` adds to the template's duties (SPEC 12): the presets, named groups in order, `-` as null,
   * pattern errors at planning, the `.log` suffix, lines that are not ASCII.
   */
-class LogFormatSuite extends AnyFunSuite with TestFiles with BeforeAndAfterAll {
-  private var spark: SparkSession = _
-
-  override def beforeAll(): Unit = {
-    super.beforeAll()
-    spark = SparkSession.builder().master("local[2]").config("spark.ui.enabled", "false").getOrCreate()
-  }
-
-  override def afterAll(): Unit =
-    try if (spark != null) spark.stop()
-    finally super.afterAll()
-
+class LogFormatSuite extends AnyFunSuite with TestFiles with LocalSpark {
   private def read(options: (String, String)*): DataFrame =
     spark.read.format("drill").options(options.toMap).load(root.toString)
   private def rows(df: DataFrame): Seq[Seq[Any]] = df.collect().toSeq.map(_.toSeq)

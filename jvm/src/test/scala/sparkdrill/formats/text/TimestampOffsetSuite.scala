@@ -1,31 +1,13 @@
 package sparkdrill.formats.text
 
-import org.apache.spark.sql.SparkSession
-import org.scalatest.BeforeAndAfterAll
 import org.scalatest.funsuite.AnyFunSuite
 
-import sparkdrill.TestFiles
+import sparkdrill.{LocalSpark, TestFiles}
 
 /** A timestamp written with its offset or zone is that instant, with a pattern or in ISO; one without is
   * wall-clock time in the session zone; timestamp_ntz keeps the wall-clock time.
   */
-class TimestampOffsetSuite extends AnyFunSuite with TestFiles with BeforeAndAfterAll {
-  private var spark: SparkSession = _
-
-  override def beforeAll(): Unit = {
-    super.beforeAll()
-    spark = SparkSession
-      .builder()
-      .master("local[1]")
-      .config("spark.ui.enabled", "false")
-      .config("spark.sql.session.timeZone", "UTC")
-      .getOrCreate()
-  }
-
-  override def afterAll(): Unit =
-    try if (spark != null) spark.stop()
-    finally super.afterAll()
-
+class TimestampOffsetSuite extends AnyFunSuite with TestFiles with LocalSpark {
   private def instants(schema: String, options: (String, String)*): Seq[String] =
     spark.read
       .format("drill")

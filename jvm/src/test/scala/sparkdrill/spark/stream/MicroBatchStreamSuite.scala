@@ -4,38 +4,20 @@ import java.nio.file.{Files, Path => JPath}
 
 import scala.jdk.CollectionConverters._
 
-import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.connector.read.InputPartition
 import org.apache.spark.sql.connector.read.streaming.ReadLimit
 import org.apache.spark.sql.types.{IntegerType, StringType, StructField, StructType}
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
-import org.scalatest.BeforeAndAfterAll
 import org.scalatest.funsuite.AnyFunSuite
 
-import sparkdrill.TestFiles
+import sparkdrill.{LocalSpark, TestFiles}
 import sparkdrill.reader.ScanException
 
 /** The source as Spark drives it, one call at a time, on a real local Spark: what a crash between two calls
   * leaves (a batch logged but not in Spark's offset log, a file deleted between listing and reading), and a
   * projection pushed into a stream, which Spark itself never does yet.
   */
-class MicroBatchStreamSuite extends AnyFunSuite with TestFiles with BeforeAndAfterAll {
-  private var spark: SparkSession = _
-
-  override def beforeAll(): Unit = {
-    super.beforeAll()
-    spark = SparkSession
-      .builder()
-      .master("local[2]")
-      .config("spark.ui.enabled", "false")
-      .config("spark.sql.session.timeZone", "UTC")
-      .getOrCreate()
-  }
-
-  override def afterAll(): Unit =
-    try if (spark != null) spark.stop()
-    finally super.afterAll()
-
+class MicroBatchStreamSuite extends AnyFunSuite with TestFiles with LocalSpark {
   private def definition(options: (String, String)*): StreamDefinition = {
     val all =
       Map(

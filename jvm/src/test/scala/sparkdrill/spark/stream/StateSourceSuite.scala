@@ -3,30 +3,13 @@ package sparkdrill.spark.stream
 import java.sql.Timestamp
 
 import org.apache.hadoop.fs.Path
-import org.apache.spark.sql.{Row, SparkSession}
-import org.scalatest.BeforeAndAfterAll
+import org.apache.spark.sql.Row
 import org.scalatest.funsuite.AnyFunSuite
 
-import sparkdrill.TestFiles
+import sparkdrill.{LocalSpark, TestFiles}
 import sparkdrill.spark.stream.StreamStateFixtures._
 
-class StateSourceSuite extends AnyFunSuite with TestFiles with BeforeAndAfterAll {
-  private var spark: SparkSession = _
-
-  override def beforeAll(): Unit = {
-    super.beforeAll()
-    spark = SparkSession
-      .builder()
-      .master("local[2]")
-      .config("spark.ui.enabled", "false")
-      .config("spark.sql.shuffle.partitions", "2")
-      .getOrCreate()
-  }
-
-  override def afterAll(): Unit =
-    try if (spark != null) spark.stop()
-    finally super.afterAll()
-
+class StateSourceSuite extends AnyFunSuite with TestFiles with LocalSpark {
   private def checkpoint: String = "file:" + root.resolve("checkpoint")
 
   private def expected(f: TrackedFile, committed: Boolean): Row =
