@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets
 import java.nio.file.Files
 import java.util.zip.GZIPOutputStream
 
+import org.apache.spark.SparkThrowable
 import org.apache.spark.sql.{DataFrame, Row}
 import org.scalatest.funsuite.AnyFunSuite
 
@@ -77,9 +78,7 @@ abstract class FormatConformance extends AnyFunSuite with TestFiles with LocalSp
     assert(kept == Seq(Seq(null, malformed), Seq(1, null), Seq(2, null)))
     assert(read().count() == 3)
     assert(rows(read("mode" -> "DROPMALFORMED").select("id").orderBy("id")) == Seq(Seq("1"), Seq("2")))
-    val e = intercept[Exception](read("mode" -> "FAILFAST").collect())
-    val message =
-      Iterator.iterate[Throwable](e)(_.getCause).takeWhile(_ != null).map(_.getMessage).mkString(" | ")
+    val message = failure(read("mode" -> "FAILFAST"), "SPARK_DRILL_MALFORMED_RECORD")
     assert(message.contains(s"a.$suffix") && message.contains(s"line ${lineOf(2)}"), message)
   }
 
@@ -97,9 +96,7 @@ abstract class FormatConformance extends AnyFunSuite with TestFiles with LocalSp
     // The bad value is in a column the query does not read: counted unless validate=all judges every column.
     assert(read(typed, "mode" -> "DROPMALFORMED").select("id").count() == 2)
     assert(read(typed, "mode" -> "DROPMALFORMED", "validate" -> "all").select("id").count() == 1)
-    val e = intercept[Exception](read(typed, "mode" -> "FAILFAST").collect())
-    val message =
-      Iterator.iterate[Throwable](e)(_.getCause).takeWhile(_ != null).map(_.getMessage).mkString(" | ")
+    val message = failure(read(typed, "mode" -> "FAILFAST"), "SPARK_DRILL_UNCONVERTIBLE_VALUE")
     assert(message.contains("column 'score'") && message.contains("value 'oops'"), message)
   }
 
@@ -174,6 +171,19 @@ abstract class FormatConformance extends AnyFunSuite with TestFiles with LocalSp
       .head()
       .getAs[String]("_corrupt")
     assert(kept.startsWith(malformed.take(4)) && kept.contains("maxRecordTextBytes"), kept)
+  }
+
+  /** The messages of a read's failure, at planning (a format whose discovery samples records, as JSON's) or
+    * when it runs, whose cause chain must hold spark-drill's error of `errorClass` (a task's SparkThrowable
+    * reaches the driver as it is, or inside a SparkException, by Spark version).
+    */
+  protected def failure(df: => DataFrame, errorClass: String): String = {
+    val e = intercept[Exception](df.collect())
+    val chain = Iterator.iterate[Throwable](e)(_.getCause).takeWhile(_ != null).toSeq
+    val message = chain.map(_.getMessage).mkString(" | ")
+    val classes = chain.collect { case t: SparkThrowable => t.getErrorClass: @annotation.nowarn }
+    assert(classes.contains(errorClass), message)
+    message
   }
 
   /** The 1-based line of the `n`th record (1-based) of a file written by [[file]]. */
