@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode
 import sparkdrill.loader.{ColumnWriter, RowWriter}
 
 /** The rescued-data column (`rescuedDataColumn`) of one reader: a record's values that have no column (fields
-  * past a header, columns the table lacks, text that did not convert, JSON keys after discovery), kept as a
+  * past a header, columns the table lacks, values that did not convert, JSON keys after discovery), kept as a
   * JSON object with the record's `_file` and `_line` and capped by `maxRecordTextBytes`. One place for every
   * format, so the column reads alike whatever wrote it.
   */

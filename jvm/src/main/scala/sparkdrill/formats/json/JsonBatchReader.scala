@@ -172,7 +172,18 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, re
     if (rowFilter != null && !rowFilter.captures(w)) deferred += e
     else judge(e)
     w.setNull()
+    // Kept in the rescued-data column, not lost (a row that is not saved drops it).
+    if (rescued.enabled) rescue(e)
   }
+
+  /** A value that did not convert, into the rescued-data object under its column's path: a string as a
+    * string, any other value as its JSON (as text when it is not strict JSON, such as `NaN`).
+    */
+  private def rescue(e: JsonConversionError): Unit =
+    if (e.string) rescued.put(e.path, e.value)
+    else
+      try rescued.put(e.path, JsonBatchReader.mapper.readTree(e.value))
+      catch { case _: JsonProcessingException => rescued.put(e.path, e.value) }
 
   /** Applies the mode to a value of the current record that cannot be converted. */
   private def judge(e: JsonConversionError): Unit = {

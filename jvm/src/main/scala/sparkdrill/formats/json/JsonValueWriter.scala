@@ -10,11 +10,14 @@ import org.apache.spark.sql.types._
 import sparkdrill.loader.{ColumnWriter, TupleWriter}
 import sparkdrill.reader.Fills
 
-/** A JSON value that cannot become its column's type: `path` names the column (`m.b`, `a[2]`, `m{}`). */
+/** A JSON value that cannot become its column's type: `path` names the column (`m.b`, `a[2]`, `m{}`);
+  * `value` is a string's characters (`string`) or any other value's JSON text.
+  */
 private[sparkdrill] final class JsonConversionError(
     val path: String,
     val value: String,
-    val dataType: DataType
+    val dataType: DataType,
+    val string: Boolean = false
 ) extends RuntimeException(s"cannot convert the JSON value to ${dataType.simpleString}")
 
 /** Writes the JSON value the parser is on into a column writer of any type, with SPEC 5's conversions:
@@ -303,7 +306,8 @@ private[sparkdrill] final class JsonValueWriter(
   }
 
   private def fail(parser: JsonParser, t: DataType): Nothing = {
+    val string = parser.currentToken() == JsonToken.VALUE_STRING
     val value = text(parser) // consumes a structure, so the parser stays in step
-    throw new JsonConversionError(here.toString, value, t)
+    throw new JsonConversionError(here.toString, value, t, string)
   }
 }
