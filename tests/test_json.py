@@ -213,6 +213,22 @@ def test_keys_beyond_the_sample_are_counted_or_rescued(spark: SparkSession, tmp_
         }
 
 
+def test_a_value_that_does_not_convert_is_rescued_not_lost(spark: SparkSession, tmp_path: Path) -> None:
+    # PERMISSIVE nulls the column; the rescued-data column keeps the value (a string as a string, other
+    # JSON as JSON), by the column's path, as text does.
+    write_files(tmp_path, {"r.json": '{"n": 1, "s": {"d": "x"}}\n{"n": "two", "s": {"d": [1]}}\n'})
+    df = drill(spark, tmp_path, providedSchema="n INT, s STRUCT<d: INT>", rescuedDataColumn="_rescued_data")
+    got = sorted(df.select("n", "s", "_rescued_data", "_line").collect(), key=lambda r: r._line)
+    rescued = [json.loads(r._rescued_data) for r in got]
+    assert [r.n for r in got] == [1, None]
+    assert rescued[0]["s.d"] == "x" and rescued[1] == {
+        "n": "two",
+        "s.d": [1],
+        "_file": f"{tmp_path}/r.json",
+        "_line": 2,
+    }
+
+
 def test_a_column_another_file_has_is_not_dropped_when_not_selected(
     spark: SparkSession, tmp_path: Path
 ) -> None:

@@ -60,8 +60,9 @@ def test_a_regex_through_spark_read_and_sql_with_modes(spark: SparkSession, tmp_
         sd.read(spark, path, format="log", regex=APP_REGEX, mode="FAILFAST").collect()
     assert failed.value.line == 4 and "does not match the pattern" in str(failed.value)
     # SQL's drill.`path` takes no options: without a pattern, .log files are left out like any unknown suffix.
-    with pytest.raises(Exception, match="no readable files"):
+    with pytest.raises(Exception, match="no readable files") as none:
         spark.sql(f"SELECT level FROM drill.`{path}`").collect()
+    assert ".log only with format log's options" in str(none.value) and "logPattern" in str(none.value)
 
 
 def test_pattern_errors_before_a_job(spark: SparkSession, tmp_path: Path) -> None:

@@ -200,7 +200,9 @@ private[sparkdrill] object TableScan {
     val started = System.nanoTime()
     val listed = list(paths, options, conf, zone)
     if (listed.isEmpty)
-      throw new IllegalArgumentException(s"spark-drill: no readable files under ${paths.mkString(", ")}")
+      throw new IllegalArgumentException(
+        s"spark-drill: no readable files under ${paths.mkString(", ")}${bySuffix(options)}"
+      )
     fromFiles(
       paths,
       listed,
@@ -212,6 +214,23 @@ private[sparkdrill] object TableScan {
       (System.nanoTime() - started) / 1000000
     )
   }
+
+  /** For a listing with no file: without `format`, which suffixes are read, and what the formats that do not
+    * claim theirs under these options need (`.log`: a pattern), in their own words.
+    */
+  private def bySuffix(options: ReaderOptions): String =
+    if (options.get(ScanOptions.Format).isDefined) ""
+    else {
+      val (claimed, unclaimed) = FormatRegistry.plugins.partition(_.claimsSuffix(options))
+      val needs = unclaimed.map { p =>
+        val why = scala.util.Try(p.validateNamed(options)).failed.toOption.map(_.getMessage).getOrElse("")
+        s"; .${p.suffixes.mkString(", .")} only with format ${p.name}'s options" +
+          (if (why.isEmpty) ""
+           else s" (${why.stripPrefix("[SPARK_DRILL_BAD_OPTION_VALUE] ").stripPrefix("spark-drill: ")})")
+      }
+      s" (without the option format, files are read by suffix: .${claimed.flatMap(_.suffixes).mkString(", .")}" +
+        needs.mkString + ")"
+    }
 
   /** The planner's first step: the files of `paths` (SPEC 2), sorted by path. */
   def list(
