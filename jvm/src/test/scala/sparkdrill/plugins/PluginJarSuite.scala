@@ -1,10 +1,9 @@
 package sparkdrill.plugins
 
-import org.apache.spark.sql.{DataFrame, SparkSession}
-import org.scalatest.BeforeAndAfterAll
+import org.apache.spark.sql.DataFrame
 import org.scalatest.funsuite.AnyFunSuite
 
-import sparkdrill.TestFiles
+import sparkdrill.{LocalSpark, TestFiles}
 import sparkdrill.plugins.ExampleJar.withContextLoader
 
 /** A format from the user's own jar: a real local Spark started with the example format's jar in
@@ -13,28 +12,18 @@ import sparkdrill.plugins.ExampleJar.withContextLoader
   * as spark-submit gives it `--jars`: in its context class loader, set here after the executor was made, so
   * the executor cannot see it through that one.
   */
-class PluginJarSuite extends AnyFunSuite with TestFiles with BeforeAndAfterAll {
-  private var spark: SparkSession = _
+class PluginJarSuite extends AnyFunSuite with TestFiles with LocalSpark {
   private lazy val driverLoader = ExampleJar.loader()
+
+  override protected def sparkConf: Map[String, String] = Map("spark.jars" -> ExampleJar.file.getAbsolutePath)
 
   override def beforeAll(): Unit = {
     super.beforeAll()
-    spark = SparkSession
-      .builder()
-      .master("local[2]")
-      .config("spark.ui.enabled", "false")
-      .config("spark.sql.shuffle.partitions", "2")
-      .config("spark.jars", ExampleJar.file.getAbsolutePath)
-      .getOrCreate()
     assert(
       spark.sparkContext.listJars().exists(_.endsWith(ExampleJar.file.getName)),
       "a session of another suite"
     )
   }
-
-  override def afterAll(): Unit =
-    try if (spark != null) spark.stop()
-    finally super.afterAll()
 
   private def rows(df: DataFrame): Seq[Seq[Any]] = df.collect().toSeq.map(_.toSeq)
 
