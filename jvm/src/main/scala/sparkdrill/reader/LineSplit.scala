@@ -11,7 +11,7 @@ import java.io.InputStream
   * split. A range of a bzip2 file cannot tell offsets: it skips its first line (the range before reads it)
   * and stops after the line holding the next range's first byte, as delimited text does.
   */
-final class LineSplit(file: FileInput, skipBlank: Boolean, countLines: Boolean) extends AutoCloseable {
+final class LineSplit(file: FileInput, skipBlank: Boolean) extends AutoCloseable {
   private val blocks = file.blockRange.orNull
   // A bzip2 range's stream starts at its first block (offsets count from there); a split inside an
   // uncompressed file reads from the byte before its first, to see whether a line starts exactly there.
@@ -29,8 +29,13 @@ final class LineSplit(file: FileInput, skipBlank: Boolean, countLines: Boolean) 
   var start = 0
   var length = 0
 
-  /** The current line's 1-based number, or -1 where lines cannot be told (a bzip2 range). */
-  var line: Long = 0L
+  /** The current line's 1-based number in the file, or -1 where lines cannot be told (a bzip2 range). In a
+    * split inside the file, the line ends before it are counted once, when a line is first asked for (by
+    * `_line`, an error or a rescued record): a query that needs none reads nothing before its split.
+    */
+  def line: Long = if (blocks != null) -1L else linesBefore + lineInSplit
+
+  private var lineInSplit = 0L // the current line's number counted from the split's first line (1)
 
   /** The current line's byte offset in the (uncompressed) file, or -1 in a bzip2 range. */
   var offset: Long = 0L
@@ -39,10 +44,8 @@ final class LineSplit(file: FileInput, skipBlank: Boolean, countLines: Boolean) 
   private var nextOffset: Long =
     if (file.isFirstSplit) opened
     else { skipLine(); bufOffset + at }
-  private var nextLine: Long =
-    if (blocks != null) -1L
-    else if (!countLines || nextOffset == 0L) 1L
-    else LineSplit.lineEndsBefore(file, nextOffset) + 1
+  private val firstLine = nextOffset
+  private lazy val linesBefore: Long = if (firstLine == 0L) 0L else LineSplit.lineEndsBefore(file, firstLine)
 
   /** Moves to the next line of this split (past blank ones when asked); false when none remain. */
   def next(): Boolean = {
@@ -81,8 +84,7 @@ final class LineSplit(file: FileInput, skipBlank: Boolean, countLines: Boolean) 
     }
     bytes = buf
     offset = if (blocks != null) -1L else lineStart
-    line = nextLine
-    if (nextLine > 0) nextLine += 1
+    lineInSplit += 1
     nextOffset = lineStart + (after - at)
     at = after
     true

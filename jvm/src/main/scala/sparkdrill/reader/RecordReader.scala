@@ -70,7 +70,7 @@ final class RecordReader(negotiator: SchemaNegotiator, records: FieldRecords) ex
   }
 
   private def writeRecord(): Unit = {
-    if (records.line < 0 && (lineWriter != null || offsetWriter != null))
+    if (records.offset < 0 && (lineWriter != null || offsetWriter != null))
       throw new IllegalStateException(
         s"${errors.path}: _line and _offset cannot be read from a range of a bzip2 file"
       )

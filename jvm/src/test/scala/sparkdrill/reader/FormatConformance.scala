@@ -176,6 +176,28 @@ abstract class FormatConformance extends AnyFunSuite with TestFiles with LocalSp
     }
   }
 
+  test("conformance: in a split past the first, an error and a rescued record name the file's line") {
+    // The bad value sits in the last split; `_line` is not read, so the line is counted only for them.
+    val records = (1 to 500).map(i => record(i.toString, s"n$i", if (i == 480) "oops" else s"$i.5"))
+    write(s"a.$suffix" -> file(records: _*))
+    val size = Files.size(root.resolve(s"a.$suffix"))
+    try {
+      spark.conf.set("spark.sql.files.maxPartitionBytes", (size / 5).toString)
+      spark.conf.set("spark.sql.files.openCostInBytes", "0")
+      val message = failure(read(typed, "mode" -> "FAILFAST"), ErrorClasses.UnconvertibleValue)
+      assert(message.contains(s"line ${lineOf(480)},"), message)
+      val rescued = read(typed, "rescuedDataColumn" -> "_rescued")
+        .where("_rescued IS NOT NULL")
+        .select("score", "_rescued")
+        .head()
+        .getString(1)
+      assert(rescued.contains("\"_line\":" + lineOf(480)), rescued)
+    } finally {
+      spark.conf.unset("spark.sql.files.maxPartitionBytes")
+      spark.conf.unset("spark.sql.files.openCostInBytes")
+    }
+  }
+
   test("conformance: a gzip file reads as the plain one") {
     val bytes = new ByteArrayOutputStream()
     val gz = new GZIPOutputStream(bytes)

@@ -31,8 +31,7 @@ final class FixedWidthFormat extends TextFieldFormat {
             .error("the fixedwidth format needs the option widths", option = "widths")
         )
     )
-    val countLines = negotiator.definedSchema.exists(_.fieldNames.contains(RecordColumns.Line))
-    new RecordReader(negotiator, new FixedWidthRecords(negotiator.file, layout, countLines))
+    new RecordReader(negotiator, new FixedWidthRecords(negotiator.file, layout))
   }
 }
 

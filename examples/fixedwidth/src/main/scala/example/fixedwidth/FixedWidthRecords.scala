@@ -10,8 +10,8 @@ import sparkdrill.reader._
   * last column into the late column `rest`. A line shorter than the layout is malformed. The whole reader is
   * this file: lines, splits, types, modes, hidden columns and the rest are the template's.
   */
-final class FixedWidthRecords(file: FileInput, layout: Layout, countLines: Boolean) extends FieldRecords {
-  private val lines = new LineSplit(file, skipBlank = true, countLines = countLines)
+final class FixedWidthRecords(file: FileInput, layout: Layout) extends FieldRecords {
+  private val lines = new LineSplit(file, skipBlank = true)
   private val out = new ByteArrayOutputStream()
   private val starts = new Array[Int](layout.columns.length + 1)
   private val lengths = new Array[Int](layout.columns.length + 1)

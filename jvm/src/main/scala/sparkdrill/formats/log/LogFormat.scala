@@ -29,13 +29,11 @@ private[sparkdrill] final class LogFormat extends TextFieldFormat {
     Some(StructType(LogFormat.pattern(options).columns.map(StructField(_, StringType, nullable = true))))
   def splittable(options: ReaderOptions): Boolean = true
 
-  def newReader(negotiator: SchemaNegotiator): BatchReader = {
-    val countLines = negotiator.definedSchema.exists(_.fieldNames.contains(RecordColumns.Line))
+  def newReader(negotiator: SchemaNegotiator): BatchReader =
     new RecordReader(
       negotiator,
-      new LogRecords(negotiator.file, LogFormat.pattern(negotiator.options), countLines)
+      new LogRecords(negotiator.file, LogFormat.pattern(negotiator.options))
     )
-  }
 }
 
 private[log] object LogFormat {

@@ -9,9 +9,8 @@ import sparkdrill.reader.{FieldRecords, FileInput, LineSplit}
   * the pattern does not match as a whole is malformed. An ASCII line (most of any log) is matched over its
   * bytes in place; a line with other characters is decoded first, so a pattern sees characters, not bytes.
   */
-private[log] final class LogRecords(file: FileInput, log: LogPattern, countLines: Boolean)
-    extends FieldRecords {
-  private val lines = new LineSplit(file, skipBlank = true, countLines = countLines)
+private[log] final class LogRecords(file: FileInput, log: LogPattern) extends FieldRecords {
+  private val lines = new LineSplit(file, skipBlank = true)
   private val view = new LatinView
   private val matcher: Matcher = log.pattern.matcher("")
   private val starts = new Array[Int](log.columns.length)

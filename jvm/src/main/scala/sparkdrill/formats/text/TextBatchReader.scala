@@ -127,14 +127,22 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
     finally in.close()
   }
 
-  // Counting lines costs a read of the file up to the split, so it is done only when `_line` is asked for.
-  private def firstLineNumber(): Long =
-    if (recordStart == 0L || !negotiator.definedSchema.exists(_.fieldNames.contains(RecordColumns.Line))) 1L
+  // Counting lines costs a read of the file up to the split, so the parser counts from the split's true first
+  // line only when `_line` is asked for. Otherwise it counts from 1, and an error or a rescued record (rare)
+  // adds the line ends before the split, counted once when first needed: a message names the file's line.
+  private lazy val linesCounted: Boolean =
+    recordStart == 0L || negotiator.definedSchema.exists(_.fieldNames.contains(RecordColumns.Line))
+  private def firstLineNumber(): Long = if (linesCounted) linesBeforeSplit + 1 else 1L
+  private lazy val linesBeforeSplit: Long =
+    if (recordStart == 0L) 0L
     else {
       val in = file.openAt(0L)
-      try LineCounter.lineEndsBefore(in, recordStart, settings) + 1
+      try LineCounter.lineEndsBefore(in, recordStart, settings)
       finally in.close()
     }
+
+  /** The current record's line in the file. */
+  private def recordLine: Long = if (linesCounted) parser.recordLine else parser.recordLine + linesBeforeSplit
 
   private def readSchema(): StructType = {
     // A bzip2 range's first line belongs to the range before (its block may start mid-record).
@@ -235,7 +243,7 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
     bad.brokenRecord(
       errors.error(
         "malformed record: a quoted field is never closed",
-        line = parser.recordLine,
+        line = recordLine,
         offset = parser.recordOffset,
         value = parser.recordText,
         option = ParseMode.advice(mode)
@@ -295,7 +303,7 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
   /** Applies the mode to an unconvertible value; false when the record is dropped. */
   private def conversionFailed(i: Int): Boolean = {
     val keep =
-      bad.unconvertible(errors, converters(i).writer, parser.recordLine, parser.recordOffset, parser.field(i))
+      bad.unconvertible(errors, converters(i).writer, recordLine, parser.recordOffset, parser.field(i))
     if (keep && rescued.enabled) unconverted += i // kept as text in the rescued-data column, not lost
     keep
   }
@@ -308,7 +316,7 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
     unknownFields.foreach(i => if (i < until) rescued.put(readerSchema(i).name, parser.field(i)))
     unconverted.foreach(i => rescued.put(readerSchema(i).name, parser.field(i)))
     (from until until).foreach(i => rescued.put(s"column_${i + 1}", parser.field(i)))
-    rescued.write(if (blocks == null) parser.recordLine else -1L)
+    rescued.write(if (blocks == null) recordLine else -1L)
   }
 
   private def writeColumnsArray(): Unit = {
