@@ -50,7 +50,22 @@ private[log] object LogFormat {
   )
 
   /** The pattern the options give: exactly one of `regex` and `logPattern`. */
-  def pattern(options: ReaderOptions): LogPattern = (options.get(Regex), options.get(Preset)) match {
+  // The last pattern compiled, by its options: discovery asks once per file, each task once per file, and a
+  // pattern (a java.util.regex.Pattern, shareable across threads) is the same for all of them.
+  @volatile private var last: ((Option[String], Option[String]), LogPattern) = _
+
+  def pattern(options: ReaderOptions): LogPattern = {
+    val key = (options.get(Regex), options.get(Preset))
+    val seen = last
+    if (seen != null && seen._1 == key) seen._2
+    else {
+      val made = compile(key)
+      last = (key, made)
+      made
+    }
+  }
+
+  private def compile(key: (Option[String], Option[String])): LogPattern = key match {
     case (Some(r), None) => LogPattern.compile(r)
     case (None, Some(p)) => LogPattern.preset(p)
     case (None, None) =>
