@@ -63,4 +63,17 @@ trait SchemaNegotiator {
 
   /** Counts records the row filter rejected before the reader converted them. */
   def countFiltered(n: Long): Unit = ()
+
+  /** Whether a value under a name the table lacks, met past discovery (a JSON member first seen after the
+    * sample), stops the read instead of being dropped or rescued: a stream whose schema evolves wants a new
+    * schema version for it (SPEC 11, "New columns"). The reader then reports the record's new columns to
+    * [[lateColumns]].
+    */
+  def stopsOnLateColumns: Boolean = false
+
+  /** The new columns of the record at `line`, typed as discovery would type them; throws the error that
+    * stops the read (after recording what the stream needs to go on with them).
+    */
+  def lateColumns(columns: StructType, line: Long): Nothing =
+    throw new IllegalStateException(s"${file.path}: this read does not stop on new columns ($columns)")
 }

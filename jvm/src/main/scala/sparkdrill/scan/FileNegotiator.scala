@@ -21,7 +21,8 @@ private[sparkdrill] final class FileNegotiator(
     override val byPosition: Boolean = false,
     elements: Map[String, Seq[Int]] = Map.empty,
     fills: Map[String, Any] = Map.empty,
-    override val rowFilter: Option[RowFilter] = None
+    override val rowFilter: Option[RowFilter] = None,
+    late: Option[(StructType, Long) => Nothing] = None
 ) extends SchemaNegotiator {
   private var loader: ResultSetLoader = _
   private var declared: StructType = _
@@ -51,4 +52,11 @@ private[sparkdrill] final class FileNegotiator(
   def countDropped(n: Long): Unit = dropped += n
 
   override def countFiltered(n: Long): Unit = filtered += n
+
+  override def stopsOnLateColumns: Boolean = late.isDefined
+
+  override def lateColumns(columns: StructType, line: Long): Nothing = late match {
+    case Some(stop) => stop(columns, line)
+    case None => super.lateColumns(columns, line)
+  }
 }

@@ -56,6 +56,7 @@ private[sparkdrill] final class ScanLifecycle(spec: ScanSpec, tasks: Array[FileT
       val more =
         try reader.next()
         catch {
+          case e: RuntimeException with EndsTheQuery => throw e
           // ignoreCorruptFiles: the rows read so far stay, the rest of the file is skipped (Spark's rule).
           case e: Exception if ScanLifecycle.isCorrupt(e) && spec.options(ScanOptions.IgnoreCorruptFiles) =>
             filesCorrupt += 1
@@ -108,7 +109,8 @@ private[sparkdrill] final class ScanLifecycle(spec: ScanSpec, tasks: Array[FileT
       byPosition = spec.positionalSchema.isDefined,
       elements = spec.requestedElements,
       fills = spec.fills,
-      rowFilter = spec.rowFilter
+      rowFilter = spec.rowFilter,
+      late = spec.lateColumns.map(l => (columns, line) => l.stop(file.displayPath, columns, line, conf))
     )
     try reader = FormatRegistry.named(file.format).newReader(negotiator)
     catch {

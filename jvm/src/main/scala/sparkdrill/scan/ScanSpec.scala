@@ -50,6 +50,8 @@ private[sparkdrill] final case class FileTask(
   * @param rowLimit a pushed `LIMIT`: each task stops reading once it has this many rows
   * @param rowFilter pushed predicates on table columns that readers judge records by before converting the
   *   other columns (Spark checks them again after the scan)
+  * @param lateColumns what a reader does with columns the table lacks that it meets past discovery, when that
+  *   is not to drop or rescue their values (a stream whose schema evolves)
   */
 private[sparkdrill] final case class ScanSpec(
     outputSchema: StructType,
@@ -63,7 +65,8 @@ private[sparkdrill] final case class ScanSpec(
     positionalSchema: Option[StructType],
     tableColumns: Set[String],
     rowLimit: Long = Long.MaxValue,
-    rowFilter: Option[RowFilter] = None
+    rowFilter: Option[RowFilter] = None,
+    lateColumns: Option[LateColumns] = None
 ) {
 
   /** Whether readers write `_line` or `_offset` (which need the file read from its start). */

@@ -82,12 +82,25 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, re
             true
           }
         catch { case e: JsonProcessingException => skipBroken(e) } // the sample goes on past a broken record
-    // allTextMode: every scalar is the token's text, so the sample's scalar kinds all become strings.
+    typedAsSampled(sampler)
+  }
+
+  // allTextMode: every scalar is the token's text, so the sample's scalar kinds all become strings.
+  private def typedAsSampled(sampler: JsonSampler): StructType =
     if (!options(JsonOptions.AllTextMode)) sampler.schema
     else
       StructType(sampler.schema.fields.map { f =>
         f.copy(dataType = TypeLattice.toType(TypeLattice.allText(TypeLattice.of(f.dataType))))
       })
+
+  // A stream whose schema evolves stops at a record with members the table lacks (SPEC 11): they are typed
+  // as the sample would have typed them, and the read ends after that record, before any row of it is kept.
+  private val stopsOnLate = !discovering && negotiator.stopsOnLateColumns
+  private var late: JsonSampler = _
+  private def lateMember(key: String, p: JsonParser): Unit = {
+    if (late == null)
+      late = new JsonSampler(options(JsonOptions.ReadNumbersAsDouble), CommonOptions.mapThreshold(options))
+    late.addMember(key, p)
   }
 
   // The record the parser read is whole: a top-level string finished (Jackson reads one lazily) and its text
@@ -151,7 +164,7 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, re
       CommonOptions.validateAll(options),
       key =>
         if (inTable(key)) ByteMembers.Skip
-        else if (rescued.enabled) ByteMembers.Rescue
+        else if (stopsOnLate || rescued.enabled) ByteMembers.Rescue // Jackson's path reads it
         else ByteMembers.Drop
     )
   private val filterBytes =
@@ -160,6 +173,7 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, re
   values.skipsUnknown = inTable
   values.unknown = (key, p) =>
     if (inTable(key)) p.skipChildren()
+    else if (stopsOnLate) lateMember(key, p)
     else if (rescued.enabled)
       rescued.put(key, JsonBatchReader.mapper.readTree[com.fasterxml.jackson.databind.JsonNode](p))
     else {
@@ -219,6 +233,7 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, re
     rescued.reset()
     badValue = false
     dropped = 0
+    late = null // a malformed record's members are not new columns
     rereading = false
     val isObject = parser.currentToken() == JsonToken.START_OBJECT
     var source = parser
@@ -245,6 +260,7 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, re
     // reads it. Left unread, it failed at the next token, between records, as a second record. Then its text
     // is checked (read again from its bytes, it was checked before).
     if (!rereading) readWhole()
+    if (late != null && !late.isEmpty) negotiator.lateColumns(typedAsSampled(late), records.line)
     if (rowFilter != null) {
       if (!rowFilter.passes()) return rejected()
       if (prefilter != null) prefilter.judged(passed = true)

@@ -49,6 +49,13 @@ private[sparkdrill] final class JsonSampler(
     joinColumn(JsonFormat.ValueColumn, kind)
   }
 
+  /** Joins one member whose value's first token the parser is on (a member a read meets past the sample);
+    * leaves the parser on the value's last token.
+    */
+  def addMember(name: String, parser: JsonParser): Unit = joinColumn(name.trim, valueKind(parser, 1))
+
+  def isEmpty: Boolean = columns.isEmpty
+
   private def joinColumn(name: String, kind: Kind): Unit = {
     val key = name.toLowerCase(Locale.ROOT)
     columns.get(key) match {

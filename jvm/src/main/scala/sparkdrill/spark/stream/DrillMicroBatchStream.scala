@@ -216,9 +216,24 @@ private[sparkdrill] final class DrillMicroBatchStream(
   }
 
   override def createReaderFactory(): PartitionReaderFactory = current match {
-    case Some((_, _, plan)) => new DrillReaderFactory(plan.spec, broadcastConf)
+    case Some((_, _, plan)) =>
+      new DrillReaderFactory(plan.spec.copy(lateColumns = lateColumns), broadcastConf)
     case None => NoPartitions // an empty range has no partitions to read
   }
+
+  // A JSON member first met past the sample stops the micro-batch reading it, as a new column in a file's
+  // sample stops the one before it (a defined schema, or one `columns` array, has no new columns).
+  private val lateColumns =
+    if (!EvolutionMode.watches(mode) || definition.definedByUser || definition.version.columnsArray) None
+    else
+      Some(
+        PastSampleColumns(
+          options.get(StreamOptions.SchemaLocation).get,
+          definition.version,
+          mode,
+          ScanOptions.discoveryFingerprint(options)
+        )
+      )
 
   override def commit(end: Offset): Unit = {
     val batch = StreamOffset.of(end).batch

@@ -85,6 +85,36 @@ private[sparkdrill] object SchemaChanges {
       }
     else file.dirs.indices.map(i => s"${options(ScanOptions.PartitionLabel)}$i")
 
+  /** The version after `version` with `columns` (met past discovery in `cause`) appended, those it lacks,
+    * typed as discovery types them (a column seen only as null is a string); None when it has them all.
+    */
+  def withColumns(
+      version: SchemaVersion,
+      columns: StructType,
+      cause: String,
+      fingerprint: String
+  ): Option[SchemaVersion] = {
+    val known = version.schema.fieldNames.map(lower).toSet
+    val added = columns.fields.toSeq
+      .filterNot(f => known(lower(f.name)))
+      .map(f => StructField(f.name, TypeLattice.toType(TypeLattice.of(f.dataType)), nullable = true))
+    if (added.isEmpty) scala.None
+    else
+      Some(
+        SchemaVersion(
+          version = version.version + 1,
+          schema = StructType(version.schema.fields ++ added),
+          perFileColumns = version.perFileColumns,
+          columnsArray = version.columnsArray,
+          inputPath = version.inputPath,
+          fingerprint = fingerprint,
+          cause = Some(cause),
+          added = added.map(_.name),
+          writtenAtMillis = System.currentTimeMillis()
+        )
+      )
+  }
+
   /** The version after `version` for `changes` (in admission order): existing columns keep their place and
     * type (or take the widened one), new data and per-file columns follow in first-seen order, each new data
     * column typed by the union of the types the files gave it.

@@ -1,6 +1,7 @@
 package sparkdrill.spark.stream
 
 import sparkdrill.reader.ErrorClassShim
+import sparkdrill.scan.EndsTheQuery
 
 /** A stream stopped because of its schema (SPEC 11, "New columns"), under a stable error class that
   * `sd.run_stream` and jobs match on, never on the message: the class also leads the message, as Spark prints
@@ -9,6 +10,7 @@ import sparkdrill.reader.ErrorClassShim
 private[sparkdrill] final class StreamSchemaException(val errorClass: String, text: String)
     extends IllegalStateException(s"[$errorClass] $text")
     with ErrorClassShim
+    with EndsTheQuery
 
 private[sparkdrill] object StreamSchemaException {
 

@@ -110,4 +110,44 @@ class SchemaChangesSuite extends AnyFunSuite {
     assert(v1.schema("id").dataType == DoubleType && v1.schema.fieldNames.head == "id")
     assert(v1.added == Seq("id (widened)"))
   }
+
+  test("columns met past the sample append what the version lacks, typed as discovery types them") {
+    val late = schema("NAME" -> StringType, "seen" -> NullType, "n" -> LongType)
+    val next = SchemaChanges.withColumns(v0, late, "file:/in/b.json", "g").get
+    assert(next.version == 1 && next.added == Seq("seen", "n") && next.cause.contains("file:/in/b.json"))
+    assert(
+      next.schema.map(f => f.name -> f.dataType) == v0.schema.map(f => f.name -> f.dataType) ++
+        Seq("seen" -> StringType, "n" -> LongType)
+    )
+    assert(
+      next.perFileColumns == Seq("dir0") && next.dataSchema.fieldNames.toSeq == Seq("id", "name", "seen", "n")
+    )
+    assert(SchemaChanges.withColumns(v0, schema("Id" -> StringType), "file:/in/b.json", "g").isEmpty)
+  }
+
+  test("tasks that meet members past the sample each write what the newest version lacks, once") {
+    val dir = java.nio.file.Files.createTempDirectory("late-columns").toString
+    val conf = new org.apache.hadoop.conf.Configuration()
+    SchemaVersions.write(dir, v0, conf)
+    val stop = PastSampleColumns(dir, v0, EvolutionMode.AddNewColumns, "g")
+    def stopped(columns: StructType): StreamSchemaException =
+      intercept[StreamSchemaException](stop.stop("file:/in/b.json", columns, 3L, conf))
+    val first = stopped(schema("x" -> LongType))
+    assert(first.errorClass == StreamSchemaException.Changed && first.getMessage.contains("Version 1"))
+    assert(first.getMessage.contains("b.json has, at line 3"))
+    // A retry of the same task, or another task with the same member: no new version.
+    assert(stopped(schema("X" -> LongType)).getMessage.contains("Version 1"))
+    // Another task's member, after version 1: version 2 keeps version 1's column.
+    assert(stopped(schema("y" -> BooleanType)).getMessage.contains("Version 2"))
+    assert(SchemaVersions.all(dir, conf).map(_.added) == Seq(v0.added, Seq("x"), Seq("y")))
+    assert(SchemaVersions.newest(dir, conf).get.dataSchema.fieldNames.toSeq == Seq("id", "name", "x", "y"))
+    // failOnNewColumns stops and writes nothing.
+    val fail = intercept[StreamSchemaException](
+      stop
+        .copy(mode = EvolutionMode.FailOnNewColumns)
+        .stop("file:/in/c.json", schema("z" -> LongType), 9L, conf)
+    )
+    assert(fail.errorClass == StreamSchemaException.NewColumns && fail.getMessage.contains("line 9"))
+    assert(SchemaVersions.all(dir, conf).size == 3)
+  }
 }
