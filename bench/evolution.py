@@ -2,7 +2,7 @@
 under `spark-drill ingest --every 5s` (which runs `sd.run_stream`), for a file with the stream's columns and
 for one that brings a new column, which stops the query and has it rebuilt and restarted.
 
-    python -m bench.evolution --rounds 5 --out bench/results/issue28-evolution.md
+    python -m bench.evolution --rounds 8 --out bench/results/issue28-evolution.md
 
 One `spark-drill ingest SRC OUT --checkpoint CHK --every 5s --to json` process runs throughout. Each round
 lands, in turn, into the landing directory (written to a hidden name, then renamed, as a careful producer
@@ -13,8 +13,9 @@ does):
 - `json-new`: a JSON file whose new member first appears past the two-record discovery sample
   (`-o sampleRows=2`): the task that meets it writes the version and stops the micro-batch before it commits.
 The sink's part files are read every 50 ms until the file's rows are there (each row has an id no other file
-has). A round lands its next file only once the previous one is in the sink. Landing moments fall anywhere in
-the 5 s trigger interval, so a plain file waits about half an interval on average for its trigger.
+has). A file lands once the previous one is in the sink, after a pause drawn uniformly from one trigger
+interval (seeded), so that landings fall anywhere between two triggers: a file waits for its trigger half an
+interval on average, and the difference between the kinds' medians is what a schema change costs.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import argparse
 import json
 import os
 import platform
+import random
 import signal
 import statistics
 import subprocess
@@ -30,6 +32,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from spark_drill._cli_ingest import parse_duration
 
 POLL_S = 0.05
 TIMEOUT_S = 120.0
@@ -77,7 +81,9 @@ def round_files(r: int) -> dict[str, tuple[str, str, int]]:
     }
 
 
-def measure(rounds: int, every: str) -> dict[str, list[float]]:
+def measure(rounds: int, every: str, seed: int) -> dict[str, list[float]]:
+    pause = random.Random(seed)
+    interval = parse_duration(every).total_seconds()
     work = Path(tempfile.mkdtemp(prefix="bench-evolution-"))
     src, out, chk = work / "in", work / "out", work / "chk"
     src.mkdir()
@@ -94,6 +100,8 @@ def measure(rounds: int, every: str) -> dict[str, list[float]]:
         "--every",
         every,
         "-o",
+        "header=true",
+        "-o",
         "sampleRows=2",
     ]
     ingest = subprocess.Popen(command, stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
@@ -102,6 +110,7 @@ def measure(rounds: int, every: str) -> dict[str, list[float]]:
         wait_for(out, 1, ingest)
         for r in range(rounds):
             for kind, (name, text, row_id) in round_files(r).items():
+                time.sleep(pause.uniform(0, interval))
                 landed = land(src, name, text)
                 seconds[kind].append(wait_for(out, row_id, ingest) - landed)
                 print(f"round {r} {kind}: {seconds[kind][-1]:.2f} s", file=sys.stderr)
@@ -121,12 +130,16 @@ def markdown(seconds: dict[str, list[float]], command: str, every: str) -> str:
         f"Command: `{command}` ({platform.node()}, {os.cpu_count()} cores),",
         f"each file landed into one running `spark-drill ingest --every {every}`.",
         "",
-        "| file | runs | median s | min s | max s |",
-        "| --- | --- | --- | --- | --- |",
+        "| file | runs | mean s | median s | min s | max s | each run, s |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     for kind in KINDS:
         s = seconds[kind]
-        lines.append(f"| {kind} | {len(s)} | {statistics.median(s):.2f} | {min(s):.2f} | {max(s):.2f} |")
+        each = " ".join(f"{x:.2f}" for x in s)
+        lines.append(
+            f"| {kind} | {len(s)} | {statistics.mean(s):.2f} | {statistics.median(s):.2f} | {min(s):.2f} | "
+            f"{max(s):.2f} | {each} |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -136,10 +149,11 @@ def main() -> None:
     )
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--every", default="5s")
+    parser.add_argument("--seed", type=int, default=28)
     parser.add_argument("--out", type=Path, default=Path("bench/results/issue28-evolution.md"))
     args = parser.parse_args()
-    seconds = measure(args.rounds, args.every)
-    command = f"python -m bench.evolution --rounds {args.rounds} --every {args.every}"
+    seconds = measure(args.rounds, args.every, args.seed)
+    command = f"python -m bench.evolution --rounds {args.rounds} --every {args.every} --seed {args.seed}"
     report = markdown(seconds, command, args.every)
     args.out.write_text(report)
     print(report)

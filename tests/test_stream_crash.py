@@ -358,6 +358,49 @@ def test_kill_9_at_each_phase_of_a_micro_batch_and_restart_every_row_exactly_onc
     assert all(hits.values()), f"a phase was never hit: {history}"
 
 
+def _wait_for(path: Path, child: Child) -> None:
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while not path.exists():
+        child.check_alive()
+        assert time.monotonic() < deadline, f"{path} did not appear in {START_TIMEOUT_S} s"
+        time.sleep(0.05)
+
+
+def test_kill_9_between_the_barrier_batch_commit_and_the_schema_version_then_restart(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    """Issue 28: the files before the first new-column file commit as a micro-batch; the next trigger writes
+    the schema version and stops the query. Killed between the two, the restart meets that file first again,
+    writes the version then and stops without a batch; the rebuilt stream reads it with the new column."""
+    s = Stream(tmp_path / "s")
+    s.land(2)
+    drill_stream(spark, s)  # version 0: id, v
+    put(s.src, "d2/f0002.csv", csv("id,v,w", *(f"{20 + j},s2,w{j}" for j in range(3))))
+    s.files += 1
+    schemas, commits = s.chk / "_schemas", s.chk / "commits"
+    # A trigger every 4 s: the barrier batch commits at once, the version waits for the next trigger.
+    child = Child([s], tmp_path, trigger="4 seconds", max_files=10)
+    try:
+        _wait_for(commits / "0", child)
+    finally:
+        child.kill()
+    assert not (schemas / "1.json").exists(), f"the kill came after the version was written:\n{s.tree()}"
+    assert sorted(r.id for r in spark.read.parquet(str(s.out)).collect()) == [0, 1, 2, 10, 11, 12]
+
+    restarted = Child([s], tmp_path, trigger="4 seconds", max_files=10)
+    try:
+        assert restarted.proc.wait(timeout=START_TIMEOUT_S) == 1
+    finally:
+        restarted.kill()
+    assert "SPARK_DRILL_STREAM_SCHEMA_CHANGED" in restarted.output(), restarted.output()
+    assert json.loads((schemas / "1.json").read_text())["added"] == ["w"]
+    assert _max_id(commits) == 0, "the stop wrote a micro-batch"
+
+    assert_exactly_once(spark, s, "a kill between the barrier commit and the schema version")
+    rows = spark.read.option("mergeSchema", "true").parquet(str(s.out)).collect()
+    assert sorted((r.id, r.w) for r in rows if r.id >= 20) == [(20, "w0"), (21, "w1"), (22, "w2")]
+
+
 # --- kills at random moments --------------------------------------------------------------------------------
 
 STREAMS_PER_CHILD = 3  # one kill is a kill point for each of the child's streams, each in its own phase
