@@ -268,3 +268,92 @@ def test_schema_history_lists_each_version_and_what_it_added(spark: SparkSession
     assert [(r.version, r.added) for r in history] == [(0, ["id"]), (1, ["extra"])]
     assert history[0].cause is None and history[1].cause.endswith("b.csv")
     assert history[1].schema == "id INT,extra STRING"
+
+
+# Each mode against each kind of change (issue 28's matrix): version 0 is a.csv's `id, amount` (amount INT,
+# under the hive directory day=1), then b.csv brings the change.
+CHANGES = {
+    "column": ("day=1/b.csv", csv("id,amount,extra", "2,20,x")),
+    "type": ("day=1/b.csv", csv("id,amount", "2,ten")),
+    "hive": ("day=2/hour=5/b.csv", csv("id,amount", "2,20")),  # a new key, one level deeper
+}
+NEW_COLUMNS = "SPARK_DRILL_STREAM_NEW_COLUMNS"
+# mode -> change -> (the error class the stream stops with, the columns the versions added after version 0,
+# b.csv's row in the sink as (amount, the change's column), what _rescued_data holds of it)
+Outcome = tuple[str | None, list[str], tuple[object, object] | None, dict[str, str] | None]
+MATRIX: dict[str, dict[str, Outcome]] = {
+    "addNewColumns": {
+        "column": (None, ["extra"], (20, "x"), None),
+        "type": (None, [], (None, None), None),
+        "hive": (None, ["hour"], (20, "5"), None),
+    },
+    "addNewColumnsWithTypeWidening": {
+        "column": (None, ["extra"], (20, "x"), None),
+        "type": (None, ["amount (widened)"], ("ten", None), None),
+        "hive": (None, ["hour"], (20, "5"), None),
+    },
+    "rescue": {
+        "column": (None, [], (20, None), {"extra": "x"}),
+        "type": (None, [], (None, None), {"amount": "ten"}),
+        "hive": (None, [], (20, None), None),
+    },
+    "none": {
+        "column": (None, [], (20, None), None),
+        "type": (None, [], (None, None), None),
+        "hive": (None, [], (20, None), None),
+    },
+    "failOnNewColumns": {
+        "column": (NEW_COLUMNS, [], None, None),
+        "type": (None, [], (None, None), None),
+        "hive": (NEW_COLUMNS, [], None, None),
+    },
+}
+
+
+@pytest.mark.parametrize("change", list(CHANGES))
+@pytest.mark.parametrize("mode", list(MATRIX))
+def test_every_mode_meets_a_new_column_a_changed_type_and_a_new_hive_level(
+    spark: SparkSession, tmp_path: Path, mode: str, change: str
+) -> None:
+    src, schemas, chk, out = tmp_path / "in", tmp_path / "schemas", tmp_path / "chk", tmp_path / "out"
+    options = {"schemaEvolutionMode": mode, "partitionStyle": "hive"}
+    put(src, "day=1/a.csv", csv("id,amount", "1,10"), OLD)
+    build(spark, src, schemas, **options)  # version 0
+    name, text = CHANGES[change]
+    put(src, name, text, OLD + 1)
+    stops, added, row, rescued = MATRIX[mode][change]
+    # A JSON sink: a widened column's files could not share one Parquet directory.
+    query = start(build(spark, src, schemas, **options), chk, out, "json")
+    with contextlib.suppress(StreamingQueryException):
+        assert query.awaitTermination(QUERY_TIMEOUT_S), "the stream did not end"
+    error = query.exception()
+    if error is not None and f"[{CHANGED}]" in str(error):
+        # An evolving mode stopped at the change: built again, it goes on from b.csv.
+        assert evolves(mode), str(error)
+        query = sd.run_stream(
+            lambda: build(spark, src, schemas, **options), lambda df: start(df, chk, out, "json")
+        )
+        error = query.exception()
+    else:
+        assert not evolves(mode) or not added, f"{mode}/{change} did not stop: {error}"
+    if stops is None:
+        assert error is None, str(error)
+    else:
+        assert error is not None and f"[{stops}]" in str(error) and "b.csv" in str(error)
+    assert [v["added"] for v in versions(schemas)[1:]] == ([added] if added else [])
+    got = {r["id"]: r for r in sink(spark, out, "json")}
+    if row is None:
+        assert list(got) == [1]  # stopped before b.csv: nothing of it written
+        return
+    column = {"column": "extra", "type": "amount", "hive": "hour"}[change]
+    assert (got[2]["amount"], got[2].get(column) if column != "amount" else None) == row
+    if rescued is not None:
+        kept = json.loads(got[2]["_rescued_data"])
+        assert {k: kept[k] for k in rescued} == rescued
+    elif "_rescued_data" in got[2]:
+        assert got[2]["_rescued_data"] is None
+
+
+def evolves(mode: str) -> bool:
+    """Whether the mode makes a new schema version (the JVM's EvolutionMode.evolves)."""
+    return mode in ("addNewColumns", "addNewColumnsWithTypeWidening")
