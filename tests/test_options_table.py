@@ -73,6 +73,7 @@ def test_scopes_are_the_three_kinds() -> None:
         "maxBytesPerTrigger",
         "includeColumns",
         "schemaEvolutionMode",
+        "listChangedDirectoriesOnly",
     }
 
 

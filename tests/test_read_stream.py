@@ -232,6 +232,7 @@ def test_read_stream_builds_the_same_stream_as_the_raw_options(spark: SparkSessi
         max_bytes_per_trigger=10 * 2**30,
         include_columns=["filename"],
         schema_evolution_mode="addNewColumns",
+        list_changed_directories_only=True,
     )
     raw = (
         spark.readStream.format("drill")
@@ -244,6 +245,7 @@ def test_read_stream_builds_the_same_stream_as_the_raw_options(spark: SparkSessi
         .option("maxBytesPerTrigger", "10g")
         .option("includeColumns", "filename")
         .option("schemaEvolutionMode", "addNewColumns")
+        .option("listChangedDirectoriesOnly", "true")
         .load(str(src))
     )
     assert typed.isStreaming and raw.isStreaming

@@ -411,3 +411,37 @@ def test_batch_features_hold_in_each_micro_batch(spark: SparkSession, tmp_path: 
     assert keyed(sink.collect()) == keyed(batch.collect())
     bad = sink.where("_bad IS NOT NULL").collect()
     assert [(r.id, r.amount, r._bad) for r in bad] == [(5001, None, "5001,oops")]
+
+
+def test_list_changed_directories_only_lists_changed_directories_and_reads_every_file(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    src = tmp_path / "in"
+    put(src, "d1/a.csv", csv("id,name", "1,a"), OLD)
+    put(src, "d1/b.csv", csv("id,name", "2,b"), OLD + 1)
+    put(src, "d2/a.csv", csv("id,name", "3,c"), OLD + 2)
+    for d in (src / "d1", src / "d2", src):  # settled long ago
+        os.utime(d, (OLD, OLD))
+    options = {"listChangedDirectoriesOnly": "true", "maxFilesPerTrigger": "1"}
+    df = stream(spark, src, tmp_path / "schemas", **options)
+    # One file per micro-batch: a directory with a file left for later is listed again; one whose files were
+    # all taken, unchanged since, is not (d1 in the third batch).
+    query = available_now(df, tmp_path / "chk", tmp_path / "out")
+    assert [source_metrics(p)["numFilesListed"] for p in batches(query)] == ["3", "3", "1"]
+    written = spark.read.parquet(str(tmp_path / "out")).collect()
+    assert keyed(written) == [(1, "a", "d1"), (2, "b", "d1"), (3, "c", "d2")]
+
+    # A running query: a file landing in a settled directory changes its time, so it is listed and read;
+    # a trigger then lists only the directories that changed since (here the one that got the file, until
+    # its new time settles).
+    live = to_memory(stream(spark, src, tmp_path / "schemas", **options), tmp_path / "chk2", "changed_dirs")
+    try:
+        assert len(wait_rows(spark, live, "changed_dirs", 3)) == 3
+        put(src, "d1/c.csv", csv("id,name", "4,d"), OLD + 3)
+        rows = wait_rows(spark, live, "changed_dirs", 4)
+        assert keyed(rows) == [(1, "a", "d1"), (2, "b", "d1"), (3, "c", "d2"), (4, "d", "d1")]
+        live.processAllAvailable()
+        listed = [int(source_metrics(p)["numFilesListed"]) for p in batches(live)]
+        assert listed[0] == 3 and listed[-1] == 3  # d1's three files: root and d2 were not listed
+    finally:
+        live.stop()

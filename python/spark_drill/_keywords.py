@@ -128,3 +128,4 @@ class StreamKeywords(SharedKeywords, total=False):
     max_bytes_per_trigger: Size | None
     include_columns: ColumnList | None
     schema_evolution_mode: SchemaEvolutionMode | None
+    list_changed_directories_only: bool | None

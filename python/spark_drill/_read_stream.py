@@ -60,6 +60,9 @@ def read_stream(
     schema_evolution_mode : {"addNewColumns", "rescue", "none", "failOnNewColumns", \
 "addNewColumnsWithTypeWidening"}
         What files bringing new columns do (default ``addNewColumns``, ``none`` with a defined schema).
+    list_changed_directories_only : bool
+        A trigger lists again only the directories whose modification time changed (default False;
+        docs/streaming.md says when to trust it).
     schema : StructType or str
         A defined schema, as for `sd.read`.
     column_formats, options : Mapping[str, str]

@@ -35,12 +35,17 @@ private[sparkdrill] object FileLister {
     )
   }
 
+  /** @param memo a stream's memory of the directories it listed before: those unchanged since are not listed
+    *   again (their subdirectories still are looked at)
+    */
   def list(
       paths: Seq[String],
       conf: Configuration,
       options: ReaderOptions,
-      zone: ZoneId
+      zone: ZoneId,
+      memo: Option[DirectoryMemo] = None
   ): IndexedSeq[ScanFile] = {
+    val started = System.currentTimeMillis()
     val nameFilter = options.get(ScanOptions.PathGlobFilter).map(new GlobFilter(_))
     val modifiedBefore = options.get(ScanOptions.ModifiedBefore).map(timeOption("modifiedBefore", _, zone))
     val modifiedAfter = options.get(ScanOptions.ModifiedAfter).map(timeOption("modifiedAfter", _, zone))
@@ -61,25 +66,54 @@ private[sparkdrill] object FileLister {
     def acceptStatus(status: FileStatus, root: Path): Unit =
       accept(Listed(status), relativeDirs(root, status.getPath.getParent))
 
-    // Directories (each with its scan root) level by level, a level's directories listed in parallel (an
-    // object store's listing requests overlap; local ones are listed with the JDK, see LocalFiles).
-    def walk(dirs: Seq[(Path, Path)]): Unit = {
+    def listDir(dir: Path): Array[Listed] =
+      LocalFiles.list(dir, conf).getOrElse(dir.getFileSystem(conf).listStatus(dir).map(Listed(_)))
+
+    // Directories (each with its scan root, and its time when its parent's listing gave it, else -1) level by
+    // level, a level's directories listed in parallel (an object store's listing requests overlap; local ones
+    // are listed with the JDK, see LocalFiles). With a memo, a directory unchanged since its last listing is
+    // not listed: its subdirectories, as then, are looked at instead.
+    def walk(dirs: Seq[(Path, Path, Long)]): Unit = {
       var level = dirs
       while (level.nonEmpty) {
-        val listed = DriverThreads.map(level) { case (dir, _) =>
-          LocalFiles.list(dir, conf).getOrElse(dir.getFileSystem(conf).listStatus(dir).map(Listed(_)))
+        val listed: Seq[Either[Seq[String], (Long, Array[Listed])]] = DriverThreads.map(level) {
+          case (dir, _, known) =>
+            memo match {
+              case None => Right((known, listDir(dir)))
+              case Some(m) =>
+                val time = if (known >= 0) known else timeOf(dir)
+                if (time == Gone) Left(Nil) // a subdirectory of an unlisted directory, since removed
+                else
+                  m.unchanged(dir.toString, time) match {
+                    case Some(subdirectories) => Left(subdirectories)
+                    case None => Right((time, listDir(dir)))
+                  }
+            }
         }
-        val below = ArrayBuffer.empty[(Path, Path)]
-        level.zip(listed).foreach { case ((dir, root), entries) =>
-          val dirs = relativeDirs(root, dir)
-          entries.foreach { entry =>
-            if (!entry.isDirectory) accept(entry, dirs)
-            else if (!hidden(entry.name)) below += new Path(entry.path) -> root
-          }
+        val below = ArrayBuffer.empty[(Path, Path, Long)]
+        level.zip(listed).foreach {
+          case ((_, root, _), Left(subdirectories)) =>
+            subdirectories.foreach(d => below += ((new Path(d), root, -1L)))
+          case ((dir, root, _), Right((time, entries))) =>
+            val dirs = relativeDirs(root, dir)
+            val subdirectories = ArrayBuffer.empty[String]
+            entries.foreach { entry =>
+              if (!entry.isDirectory) accept(entry, dirs)
+              else if (!hidden(entry.name)) {
+                below += ((new Path(entry.path), root, entry.modificationTime))
+                subdirectories += entry.path
+              }
+            }
+            memo.foreach(_.listed(dir.toString, time, started, subdirectories.toSeq))
         }
         level = below.toSeq
       }
     }
+
+    // The time of a directory its parent's listing did not give (it is under an unlisted directory).
+    def timeOf(dir: Path): Long =
+      try dir.getFileSystem(conf).getFileStatus(dir).getModificationTime
+      catch { case _: FileNotFoundException => Gone }
 
     paths.foreach { raw =>
       val path = new Path(raw)
@@ -91,7 +125,8 @@ private[sparkdrill] object FileLister {
           .getOrElse(Array.empty[FileStatus])
           .sortBy(_.getPath.toString)
           .foreach { status =>
-            if (status.isDirectory) walk(Seq(status.getPath -> root)) else acceptStatus(status, root)
+            if (status.isDirectory) walk(Seq((status.getPath, root, status.getModificationTime)))
+            else acceptStatus(status, root)
           }
       } else {
         val status =
@@ -104,7 +139,8 @@ private[sparkdrill] object FileLister {
               ).initCause(e)
           }
         status.foreach { s =>
-          if (s.isDirectory) walk(Seq(s.getPath -> s.getPath)) else acceptStatus(s, s.getPath.getParent)
+          if (s.isDirectory) walk(Seq((s.getPath, s.getPath, s.getModificationTime)))
+          else acceptStatus(s, s.getPath.getParent)
         }
       }
     }
@@ -122,6 +158,9 @@ private[sparkdrill] object FileLister {
     else if (scala.util.Try(fs.getFileStatus(qualified).isFile).getOrElse(false)) qualified.getParent
     else qualified
   }
+
+  // A directory removed since the listing that found it.
+  private val Gone = Long.MinValue
 
   def hidden(name: String): Boolean = name.startsWith(".") || name.startsWith("_")
 

@@ -43,6 +43,13 @@ private[sparkdrill] object StreamOptions {
     "what a stream does with columns its schema lacks (docs/streaming.md); default addNewColumns, none with .schema(...)"
   )
 
+  val ListChangedDirectoriesOnly: OptionSpec[Boolean] = OptionSpec(
+    "listChangedDirectoriesOnly",
+    Bool,
+    false,
+    "a trigger lists again only directories whose modification time changed (local file systems, HDFS; not a FUSE mount of an object store)"
+  )
+
   val all: Seq[OptionSpec[_]] = Seq(
     SchemaLocation,
     IncludeExistingFiles,
@@ -50,7 +57,8 @@ private[sparkdrill] object StreamOptions {
     MaxFilesPerTrigger,
     MaxBytesPerTrigger,
     IncludeColumns,
-    SchemaEvolutionMode
+    SchemaEvolutionMode,
+    ListChangedDirectoriesOnly
   )
 
   private lazy val streamOnly: Set[String] = all.map(_.key).toSet

@@ -237,9 +237,10 @@ private[sparkdrill] object TableScan {
       paths: Seq[String],
       options: ReaderOptions,
       conf: Configuration,
-      zone: ZoneId
+      zone: ZoneId,
+      memo: Option[DirectoryMemo] = None
   ): IndexedSeq[ScanFile] =
-    FileLister.list(paths, conf, options, zone)
+    FileLister.list(paths, conf, options, zone, memo)
 
   /** The planner's next steps on files given explicitly (a load's listing, or a micro-batch's new files):
     * discovery, through the discovery caches, then resolution by the scan schema tracker.

@@ -14,7 +14,15 @@ import org.apache.spark.sql.types.StructType
 import org.apache.spark.util.SerializableConfiguration
 import org.slf4j.LoggerFactory
 
-import sparkdrill.scan.{FormatRegistry, QueryPlan, ScanFile, ScanOptions, StreamOptions, TableScan}
+import sparkdrill.scan.{
+  DirectoryMemo,
+  FormatRegistry,
+  QueryPlan,
+  ScanFile,
+  ScanOptions,
+  StreamOptions,
+  TableScan
+}
 import sparkdrill.scan.cache.CachedDiscovery
 import sparkdrill.spark.{DrillInputPartition, DrillReaderFactory, ParallelDiscovery, SessionContext}
 
@@ -44,6 +52,11 @@ private[sparkdrill] final class DrillMicroBatchStream(
   private val maxBytes = options(StreamOptions.MaxBytesPerTrigger)
   private val minFileAge = options(StreamOptions.MinFileAge)
   private val includeExisting = options(StreamOptions.IncludeExistingFiles)
+
+  // listChangedDirectoriesOnly: the directories a trigger listed, so that the next lists only those changed.
+  private val directories =
+    if (options(StreamOptions.ListChangedDirectoriesOnly)) Some(new DirectoryMemo(DirectorySettleMillis))
+    else None
 
   private val relative = new StreamPaths.Relative(root)
   private val checkpointPath = new Path(checkpoint)
@@ -112,8 +125,10 @@ private[sparkdrill] final class DrillMicroBatchStream(
     }
     val (filesLimit, bytesLimit) = limits(limit)
     val now = System.currentTimeMillis()
-    val listed = listEligible()
+    val listed = listEligible(directories)
     val fresh = mutable.ArrayBuffer.empty[ScanFile]
+    // A file listed but not taken keeps its directory listed (DirectoryMemo).
+    def notTaken(f: ScanFile): Unit = directories.foreach(_.unfinished(f.path))
     var heldBack = 0
     listed.foreach { f =>
       val key = relative(f.path)
@@ -126,9 +141,11 @@ private[sparkdrill] final class DrillMicroBatchStream(
               s"${new java.sql.Timestamp(f.modificationTime)}): it is not read again"
           )
         }
-      } else if (availableNow.exists(run => !run(key))) () // arrived after this AvailableNow run started
-      else if (now - f.modificationTime < minFileAge) heldBack += 1
-      else fresh += f
+      } else if (availableNow.exists(run => !run(key))) notTaken(f) // arrived after this AvailableNow run
+      else if (now - f.modificationTime < minFileAge) {
+        heldBack += 1
+        notTaken(f)
+      } else fresh += f
     }
     val (admitted, left) = StreamFiles.admit(fresh.toSeq, filesLimit, bytesLimit)
     // The schema barrier: a micro-batch ends before the first file with columns the schema lacks.
@@ -138,6 +155,7 @@ private[sparkdrill] final class DrillMicroBatchStream(
       case Some((i, _)) => (admitted.take(i), admitted.drop(i) ++ left)
       case None => (admitted, left)
     }
+    rest.foreach(notTaken)
     metricsNow.heldBack = heldBack
     metricsNow.outstanding(rest)
     if (taken.isEmpty) {
@@ -264,14 +282,15 @@ private[sparkdrill] final class DrillMicroBatchStream(
   override def toString: String = s"DrillStream[${definition.path}]"
 
   // The listing, timed: the input's files minus the stream's own directories.
-  private def listEligible(): IndexedSeq[ScanFile] = {
+  private def listEligible(memo: Option[DirectoryMemo] = None): IndexedSeq[ScanFile] = {
     val started = System.nanoTime()
     // The input directory may not exist yet (a stream with a defined schema over a landing zone to be).
     val listed = TableScan.list(
       Seq(definition.path),
       options.updated(ScanOptions.IgnoreMissingFiles, true),
       conf,
-      SessionContext.zone(session)
+      SessionContext.zone(session),
+      memo
     )
     val eligible = StreamFiles.eligible(listed, ownDirs, conf)
     metricsNow.listed = eligible.size
@@ -314,6 +333,9 @@ private[sparkdrill] final class DrillMicroBatchStream(
 
 private[sparkdrill] object DrillMicroBatchStream {
   private val log = LoggerFactory.getLogger(classOf[DrillMicroBatchStream])
+
+  /** listChangedDirectoriesOnly trusts a directory's time only once it is this far behind a listing. */
+  private val DirectorySettleMillis = 30000L
 
   private object NoPartitions extends PartitionReaderFactory {
     override def createReader(
