@@ -210,9 +210,11 @@ def log(*what):
     print("bench:", *what, file=sys.stderr, flush=True)
 
 def reader(engine, path, max_files):
-    if engine == "spark-drill":
-        return (spark.readStream.format("drill").schema(SCHEMA).option("header", "true")
-                .option("maxFilesPerTrigger", str(max_files)).load(path))
+    if engine.startswith("spark-drill"):
+        r = spark.readStream.format("drill").schema(SCHEMA).option("header", "true")
+        if engine == "spark-drill-changed-dirs":
+            r = r.option("listChangedDirectoriesOnly", "true")
+        return r.option("maxFilesPerTrigger", str(max_files)).load(path)
     return (spark.readStream.schema(SCHEMA).option("header", "true")
             .option("maxFilesPerTrigger", str(max_files)).csv(path))
 
@@ -419,16 +421,18 @@ def measure_plan(
     out["files"] = count
     for engine in engines:
         base = data / str(count)
+        # spark-drill with listChangedDirectoriesOnly goes on from spark-drill's first read: the same state.
+        first_read = "spark-drill" if engine.startswith("spark-drill") else engine
         raw = run_worker(
             PLAN,
             engine,
             str(tree),
-            str(base / f"snapshot-{engine}"),
+            str(base / f"snapshot-{first_read}"),
             str(base / f"work-{engine}"),
             str(base / "stage"),
             str(warm),
             str(runs),
-            str(restarts if engine == "spark-drill" else 1),
+            str(restarts if engine.startswith("spark-drill") else 1),
             str(count + 1000 if budget == 0 else 20_000),
             str(budget),
             str(count),
@@ -438,7 +442,7 @@ def measure_plan(
             continue
         if raw["first"]["rows"] != count:
             raise AssertionError(f"{engine} read {raw['first']['rows']} rows of {count} files")
-        snapshot = base / f"snapshot-{engine}" / "chk" / "sources" / "0"
+        snapshot = base / f"snapshot-{first_read}" / "chk" / "sources" / "0"
         out[engine] = {
             "plan": medians(raw["batches"][1:]),  # the first one warms up
             "plan_runs": [asdict(planning(p)) for p in raw["batches"][1:]],
@@ -662,6 +666,27 @@ def machine() -> str:
     )
 
 
+DRILL_VARIANTS = ("spark-drill", "spark-drill-changed-dirs")
+
+
+def variants_table(plans: Sequence[dict[str, Any]]) -> list[str]:
+    """spark-drill's planning, listing every directory each trigger or only the changed ones."""
+    head = "| ms (medians) | " + " | ".join(
+        f"{p['files']:,} read, {v}" for p in plans for v in ("all", "changed only")
+    )
+    lines = [head + " |", "| --- |" + " ---: |" * (2 * len(plans))]
+    for label, key in (
+        ("planning (latestOffset + queryPlanning + getBatch)", "total"),
+        ("of which listing", "listing"),
+        ("planning without the listing", "withoutListing"),
+    ):
+        cells = [fmt_ms(p[v]["plan"][key]) for p in plans for v in DRILL_VARIANTS]
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    cells = [f"{p[v]['restart_wall']:.2f}" for p in plans for v in DRILL_VARIANTS]
+    lines.append("| restart: `start()` to the first progress, s | " + " | ".join(cells) + " |")
+    return lines
+
+
 def markdown(results: dict[str, Any]) -> str:
     # A tree counts once every engine has measured it.
     whole = [p for p in results.get("plan", {}).values() if all(e in p for e in ENGINES)]
@@ -688,6 +713,20 @@ def markdown(results: dict[str, Any]) -> str:
             "restart of its file source takes tens of seconds at these sizes, and no target is about it).",
             "",
         ]
+    drill = sorted(
+        (p for p in results.get("plan", {}).values() if all(e in p for e in DRILL_VARIANTS)),
+        key=lambda p: p["files"],
+    )
+    if drill:
+        lines += [
+            "## spark-drill with and without `listChangedDirectoriesOnly`",
+            "",
+            f"Medians of {runs} micro-batches of 100 new files (a new directory renamed into the tree), as "
+            "above.",
+            "",
+            *variants_table(drill),
+            "",
+        ]
     if plans or state:
         lines += ["## State", "", *state_table(plans, state), ""]
     if rows:
@@ -704,7 +743,11 @@ def main() -> None:
     parser.add_argument("--parts", default=",".join(PARTS), help="plan, state, rows")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--restarts", type=int, default=3, help="restarts timed per engine and tree")
-    parser.add_argument("--engines", default=",".join(ENGINES), help="plan: spark-drill, spark")
+    parser.add_argument(
+        "--engines",
+        default=",".join(ENGINES),
+        help="plan: spark-drill, spark, spark-drill-changed-dirs (with listChangedDirectoriesOnly)",
+    )
     parser.add_argument(
         "--fill-budget",
         type=float,

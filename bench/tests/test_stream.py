@@ -161,3 +161,18 @@ def test_the_report_has_every_part_it_has_figures_for() -> None:
     assert "| 10,000 files read in ?/? micro-batches | 0.3 (`stateBytes` 0.3) | 0.3 |" in md
     only_rows = markdown({"rows": rows})
     assert "## Planning" not in only_rows and "## Rows/s" in only_rows
+
+
+def test_the_report_sets_listing_changed_directories_only_beside_listing_all() -> None:
+    def drill(files: int, all_ms: float, changed_ms: float) -> dict[str, Any]:
+        return {
+            "files": files,
+            "spark-drill": _engine(all_ms, all_ms / 2),
+            "spark-drill-changed-dirs": _engine(changed_ms, changed_ms - 5),
+        }
+
+    md = markdown({"runs": 5, "plan": {"10000": drill(10_000, 80, 44), "100000": drill(100_000, 360, 40)}})
+    assert "## spark-drill with and without `listChangedDirectoriesOnly`" in md
+    assert "| 10,000 read, all | 10,000 read, changed only | 100,000 read, all | 100,000 read, changed only |" in md
+    assert "| planning without the listing | 40 | 39 | 180 | 35 |" in md
+    assert "## Planning" not in md  # Spark's file source was not measured in this run
