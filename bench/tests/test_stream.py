@@ -173,6 +173,7 @@ def test_the_report_sets_listing_changed_directories_only_beside_listing_all() -
 
     md = markdown({"runs": 5, "plan": {"10000": drill(10_000, 80, 44), "100000": drill(100_000, 360, 40)}})
     assert "## spark-drill with and without `listChangedDirectoriesOnly`" in md
-    assert "| 10,000 read, all | 10,000 read, changed only | 100,000 read, all | 100,000 read, changed only |" in md
+    head = "| 10,000 read, all | 10,000 read, changed only | 100,000 read, all | 100,000 read, changed only |"
+    assert head in md
     assert "| planning without the listing | 40 | 39 | 180 | 35 |" in md
     assert "## Planning" not in md  # Spark's file source was not measured in this run
