@@ -1,6 +1,9 @@
 package sparkdrill.scan
 
 import scala.collection.mutable
+import scala.util.Try
+
+import org.apache.hadoop.fs.Path
 
 /** What a stream remembers of its input's directories between triggers, so that a trigger lists again only
   * the directories that changed (`listChangedDirectoriesOnly`, docs/streaming.md). Local file systems and
@@ -41,10 +44,17 @@ private[sparkdrill] final class DirectoryMemo(settleMillis: Long) {
     unfinishedDirs -= dir
   }
 
-  /** A file of this listing was not taken: its directory is listed again next time. */
+  /** A file of this listing was not taken: its directory is listed again next time. The directory is known
+    * by its path as listed (a file's path is its directory's and its name), and by Hadoop's spelling of it too
+    * should the two ever differ: a directory marked under a spelling no listing uses stays listed, which is
+    * safe, where one missed would hide the file.
+    */
   def unfinished(filePath: String): Unit = {
     val slash = filePath.lastIndexOf('/')
-    if (slash > 0) unfinishedDirs += filePath.substring(0, slash)
+    if (slash > 0) {
+      val dir = filePath.substring(0, slash)
+      if (unfinishedDirs.add(dir)) unfinishedDirs += Try(new Path(dir).toString).getOrElse(dir)
+    }
   }
 
   /** How many directories are remembered. */

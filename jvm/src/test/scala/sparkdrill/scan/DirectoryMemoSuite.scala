@@ -100,4 +100,17 @@ class DirectoryMemoSuite extends AnyFunSuite with TestFiles {
     setTime(in.resolve("b"), hourAgo) // b's entries changed, but its time is put back: c is looked up
     assert(listing(in, Some(memo)).isEmpty)
   }
+
+  test("a file not taken keeps its directory listed whatever its directory's name") {
+    val in = root.resolve("in")
+    val names = Seq("with space", "per%20cent", "ünï cödé", "hash#", "brace{1}", "plain")
+    names.foreach(n => put(in, s"$n/x.csv"))
+    (names :+ "").foreach(d => setTime(in.resolve(d), hourAgo))
+    val memo = new DirectoryMemo(30000L)
+    val first = files(in, Some(memo))
+    assert(first.size == names.size)
+    first.foreach(f => memo.unfinished(f.path))
+    assert(listing(in, Some(memo)).size == names.size) // every directory listed again
+    assert(listing(in, Some(memo)).isEmpty) // and then, every file taken, none
+  }
 }
