@@ -37,6 +37,13 @@ trait FormatPlugin extends Serializable {
     */
   def knownSchema(options: ReaderOptions): Option[StructType] = None
 
+  /** The reader schema of one file: its columns as the format finds them (a header, a sample's members and
+    * their types), read by the format's own code (JSON samples its records) or, by default, through its
+    * reader ([[DiscoveryContext.throughReader]]). Columns seen only as null are `NullType`, to be typed by
+    * another file. Not called when [[knownSchema]] gives the schema and [[sampleRows]] is 0.
+    */
+  def discover(context: DiscoveryContext): StructType = context.throughReader()
+
   /** Records discovery reads per file to type the columns: 0 reads only the early schema (a text header). */
   def sampleRows(options: ReaderOptions): Int
 

@@ -6,9 +6,9 @@ import org.apache.spark.sql.types.{StringType, StructType}
 
 import sparkdrill.loader.ResultSetLoader
 
-/** Discovery's reading of one file, the same for every format: a reader that samples its own records
-  * ([[SchemaSampler]], JSON) reports what it found; otherwise the early schema the reader declared, with each
-  * string column typed by the format from up to `limit` sampled rows.
+/** Discovery through a format's reader ([[DiscoveryContext.throughReader]]), the same for every format that
+  * uses it: the early schema the reader declared, with each string column typed by the format from up to
+  * `limit` sampled rows.
   */
 object Sampling {
 
@@ -18,15 +18,12 @@ object Sampling {
       reader: BatchReader,
       loader: Option[ResultSetLoader],
       limit: Int
-  ): StructType = reader match {
-    case sampler: SchemaSampler => sampler.sampledSchema
-    case _ =>
-      loader match {
-        case None => new StructType()
-        case Some(l) if limit <= 0 => l.schema
-        case Some(l) => typeStrings(plugin, options, reader, l, limit)
-      }
-  }
+  ): StructType =
+    loader match {
+      case None => new StructType()
+      case Some(l) if limit <= 0 => l.schema
+      case Some(l) => typeStrings(plugin, options, reader, l, limit)
+    }
 
   // Columns may arrive late (a reader adds them while it reads), so samples are kept by name and the
   // loader's schema is read once the sample is done.

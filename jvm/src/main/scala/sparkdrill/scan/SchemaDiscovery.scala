@@ -4,11 +4,20 @@ import org.apache.hadoop.conf.Configuration
 import org.apache.spark.sql.types.StructType
 
 import sparkdrill.loader.{LoaderOptions, ProjectionFilter, ResultSetLoader, ResultSetLoaders}
-import sparkdrill.reader.{ErrorClasses, FormatPlugin, ReaderOptions, Sampling, ScanException}
+import sparkdrill.reader.{
+  DiscoveryContext,
+  ErrorClasses,
+  ErrorContext,
+  FileInput,
+  FormatPlugin,
+  ReaderOptions,
+  Sampling,
+  ScanException
+}
 
 /** The discovery pass: takes the format's schema when it is known without a file (a log pattern's groups),
-  * else asks each file for its early schema (a header) or the schema of its first records, through the same
-  * reader code that later reads it.
+  * else asks the format to discover each file ([[FormatPlugin.discover]]): its early schema (a header) or the
+  * schema of its first records, by its own code (JSON) or through the reader that later reads it (text).
   */
 private[sparkdrill] object SchemaDiscovery {
 
@@ -50,28 +59,10 @@ private[sparkdrill] object SchemaDiscovery {
       sampleRows: Int,
       headerOnly: Boolean
   ): Option[StructType] = {
-    val projection = if (headerOnly) ProjectionFilter.None else ProjectionFilter.All
     val input = new HadoopFileInput(file.path, 0L, Long.MaxValue, conf)
-    var loader: ResultSetLoader = null
-    val negotiator = new FileNegotiator(
-      input,
-      file.displayPath,
-      options,
-      definedSchema = None,
-      fileSchema = None,
-      projection = projection,
-      headerOnly = headerOnly,
-      makeLoader = schema => {
-        val batchRows = if (headerOnly) 1 else math.min(sampleRows, LoaderOptions.DefaultBatchRows)
-        loader = ResultSetLoaders.create(LoaderOptions(batchRows = batchRows), schema, projection)
-        loader
-      }
-    )
-    try {
-      val reader = plugin.newReader(negotiator)
-      try Some(Sampling.schemaOf(plugin, options, reader, Option(loader), sampleRows))
-      finally reader.close()
-    } catch {
+    val context = new FileDiscovery(input, file.displayPath, options, sampleRows, plugin, headerOnly)
+    try Some(plugin.discover(context))
+    catch {
       case e: ScanException => throw e
       // Deleted since it was listed (a stream's file, between its listing and its micro-batch).
       case e: Exception if ScanLifecycle.isMissing(e) && options(ScanOptions.IgnoreMissingFiles) => None
@@ -88,9 +79,42 @@ private[sparkdrill] object SchemaDiscovery {
           None,
           None
         ).initCause(e)
-    } finally {
-      if (loader != null) loader.close()
-      input.close()
-    }
+    } finally input.close()
+  }
+}
+
+/** Discovery of one file, for its format ([[FormatPlugin.discover]]); through the format's reader on request. */
+private final class FileDiscovery(
+    val file: FileInput,
+    displayPath: String,
+    val options: ReaderOptions,
+    val sampleRows: Int,
+    plugin: FormatPlugin,
+    headerOnly: Boolean
+) extends DiscoveryContext {
+  val errorContext: ErrorContext = ErrorContext(displayPath)
+
+  def throughReader(): StructType = {
+    val projection = if (headerOnly) ProjectionFilter.None else ProjectionFilter.All
+    var loader: ResultSetLoader = null
+    val negotiator = new FileNegotiator(
+      file,
+      displayPath,
+      options,
+      definedSchema = None,
+      fileSchema = None,
+      projection = projection,
+      headerOnly = headerOnly,
+      makeLoader = schema => {
+        val batchRows = if (headerOnly) 1 else math.min(sampleRows, LoaderOptions.DefaultBatchRows)
+        loader = ResultSetLoaders.create(LoaderOptions(batchRows = batchRows), schema, projection)
+        loader
+      }
+    )
+    try {
+      val reader = plugin.newReader(negotiator)
+      try Sampling.schemaOf(plugin, options, reader, Option(loader), sampleRows)
+      finally reader.close()
+    } finally if (loader != null) loader.close()
   }
 }

@@ -4,7 +4,6 @@ import scala.collection.mutable.ArrayBuffer
 
 import com.fasterxml.jackson.core.{JsonParser, JsonProcessingException, JsonToken}
 import com.fasterxml.jackson.databind.ObjectMapper
-import org.apache.spark.sql.types.StructType
 
 import sparkdrill.reader.{
   BadRecords,
@@ -16,15 +15,12 @@ import sparkdrill.reader.{
   RecordColumns,
   RescuedData,
   RowFilter,
-  SchemaNegotiator,
-  SchemaSampler,
-  TypeLattice
+  SchemaNegotiator
 }
 import sparkdrill.loader.{ColumnWriter, RowWriter, TupleWriter}
 
 /** Reads one JSON file into the loader: each top-level object is a row; keys are trimmed and matched to
-  * columns case-insensitively. Any other top-level value is a row of the column `value` (SPEC 2). While
-  * discovering, it samples the first `sampleRows` records instead.
+  * columns case-insensitively. Any other top-level value is a row of the column `value` (SPEC 2).
   *
   * Records, root arrays among them, are found by [[JsonRecords]]: a file `[1, 2]` gives two rows, a file
   * `[1, 2]\n[3]` two rows of `value`, arrays.
@@ -32,6 +28,7 @@ import sparkdrill.loader.{ColumnWriter, RowWriter, TupleWriter}
   * Bad input follows `mode` (SPEC 6): a value that cannot become its column's type is null in that column
   * (PERMISSIVE), drops the record, or fails the query; broken JSON makes the record malformed, and reading
   * goes on at the next line. Keys no column has are counted as dropped, or kept in the rescued-data column.
+  * Discovery is [[JsonDiscovery]]'s: a reader always has the scan's schema.
   *
   * With a pushed row filter, a record that fails it is not saved, and neither a bad value in its other
   * columns nor its keys no column has are reported. Members come in any order (and a key may repeat), so
@@ -43,20 +40,18 @@ import sparkdrill.loader.{ColumnWriter, RowWriter, TupleWriter}
   * decides, as it decides everything in a file read without bytes.
   */
 private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, readsBytes: Boolean = true)
-    extends BatchReader
-    with SchemaSampler {
+    extends BatchReader {
   private val file = negotiator.file
   private val errors = negotiator.errorContext
   private val options = negotiator.options
   private def mode = bad.mode
-  // Discovery asks for the sample (sampledSchema) and reads no rows; a read has the scan's schema.
-  private val discovering = negotiator.definedSchema.isEmpty
+  require(negotiator.definedSchema.isDefined, s"${file.path}: a JSON read has the scan's schema")
   // Hadoop's streams hand out a few KiB per read; Jackson asks for more at a time.
   private val records = new JsonRecords(
     new java.io.BufferedInputStream(file.open(), 1 << 16),
     options(JsonOptions.MaxRecordBytes),
     errors,
-    readsBytes && !discovering
+    readsBytes
   )
   private def parser = records.parser
   private var done = false
@@ -64,42 +59,12 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, re
   // from the record's start.
   private var rereading = false
 
-  /** The schema of the file's first `sampleRows` records, read when discovery asks for it. */
-  lazy val sampledSchema: StructType = {
-    require(discovering, s"${file.path}: a read with a schema does not sample")
-    val sampler =
-      new JsonSampler(options(JsonOptions.ReadNumbersAsDouble), CommonOptions.mapThreshold(options))
-    val limit = CommonOptions.sampleLimit(options)
-    var n = 0
-    var more = true
-    while (more && n < limit)
-      more =
-        try
-          records.next() && {
-            if (parser.currentToken() == JsonToken.START_OBJECT) sampler.add(parser, readWhole())
-            else sampler.addValue(parser, readWhole())
-            n += 1
-            true
-          }
-        catch { case e: JsonProcessingException => skipBroken(e) } // the sample goes on past a broken record
-    typedAsSampled(sampler)
-  }
-
-  // allTextMode: every scalar is the token's text, so the sample's scalar kinds all become strings.
-  private def typedAsSampled(sampler: JsonSampler): StructType =
-    if (!options(JsonOptions.AllTextMode)) sampler.schema
-    else
-      StructType(sampler.schema.fields.map { f =>
-        f.copy(dataType = TypeLattice.toType(TypeLattice.allText(TypeLattice.of(f.dataType))))
-      })
-
   // A stream whose schema evolves stops at a record with members the table lacks (SPEC 11): they are typed
   // as the sample would have typed them, and the read ends after that record, before any row of it is kept.
-  private val stopsOnLate = !discovering && negotiator.stopsOnLateColumns
+  private val stopsOnLate = negotiator.stopsOnLateColumns
   private var late: JsonSampler = _
   private def lateMember(key: String, p: JsonParser): Unit = {
-    if (late == null)
-      late = new JsonSampler(options(JsonOptions.ReadNumbersAsDouble), CommonOptions.mapThreshold(options))
+    if (late == null) late = JsonSampler.forOptions(options)
     late.addMember(key, p)
   }
 
@@ -110,12 +75,11 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, re
     records.checkText()
   }
 
-  private val loader = if (discovering) null else negotiator.build(negotiator.definedSchema.get)
-  private val writer: RowWriter = if (loader == null) null else loader.writer
+  private val loader = negotiator.build(negotiator.definedSchema.get)
+  private val writer: RowWriter = loader.writer
   // Late materialization (issue 15): the filter's columns are written through capturing writers (`row` hands
   // them out); null when off (see RowFilter.forRead).
-  private val rowFilter: BoundRowFilter =
-    if (writer == null) null else RowFilter.forRead(negotiator, writer).orNull
+  private val rowFilter: BoundRowFilter = RowFilter.forRead(negotiator, writer).orNull
   private val row: TupleWriter = if (rowFilter == null) writer else rowFilter.view(writer)
   // Bad values in columns other than the filter's, kept until the record is known to pass the filter.
   private val deferred = ArrayBuffer.empty[JsonConversionError]
@@ -131,24 +95,21 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, re
       CommonOptions.validateAll(options)
     )
   private def find(name: Option[String]): ColumnWriter =
-    if (writer == null) null else name.flatMap(writer.find).filter(_.isProjected).orNull
+    name.flatMap(writer.find).filter(_.isProjected).orNull
   private val lineWriter = find(Some(RecordColumns.Line))
   private val offsetWriter = find(Some(RecordColumns.Offset))
   private val bad = new BadRecords(options, writer)
   private val rescued = new RescuedData(options, writer, errors.path)
-  private val valueWriter: ColumnWriter =
-    if (writer == null) null else row.find(JsonFormat.ValueColumn).orNull
+  private val valueWriter: ColumnWriter = row.find(JsonFormat.ValueColumn).orNull
   // NOT NULL columns: a record that lacks the key gets the column's DEFAULT (else its type's zero).
   private val fills: Array[(ColumnWriter, ColumnWriter => Unit)] =
-    if (writer == null) Array.empty
-    else
-      writer.schema.fields.flatMap { f =>
-        if (f.nullable) None
-        else
-          for {
-            w <- row.find(f.name).filter(_.isProjected); v <- negotiator.fill(f.name)
-          } yield w -> Fills.writer(f, v)
-      }
+    writer.schema.fields.flatMap { f =>
+      if (f.nullable) None
+      else
+        for {
+          w <- row.find(f.name).filter(_.isProjected); v <- negotiator.fill(f.name)
+        } yield w -> Fills.writer(f, v)
+    }
   private var badValue = false
 
   // A key of the table (every file's columns) is just not read; one outside it has nowhere to go.
@@ -215,7 +176,7 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, re
   }
 
   def next(): Boolean = {
-    if (done || discovering) return false
+    if (done) return false
     while (!writer.isFull) {
       val more =
         try readRecord()
@@ -260,7 +221,7 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, re
     // reads it. Left unread, it failed at the next token, between records, as a second record. Then its text
     // is checked (read again from its bytes, it was checked before).
     if (!rereading) readWhole()
-    if (late != null && !late.isEmpty) negotiator.lateColumns(typedAsSampled(late), records.line)
+    if (late != null && !late.isEmpty) negotiator.lateColumns(late.schema, records.line)
     if (rowFilter != null) {
       if (!rowFilter.passes()) return rejected()
       if (prefilter != null) prefilter.judged(passed = true)
@@ -366,31 +327,9 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, re
     records.restartAt(restart)
   }
 
-  /** Discovery past a broken record: the sample goes on at the next line that starts like a record. */
-  private def skipBroken(e: JsonProcessingException): Boolean = {
-    if (mode == ParseMode.FailFast) throw syntaxError(e)
-    if (records.inRootArray) return false // the read fails on it, under every mode
-    records.toBroken()
-    records.restartAt(records.nextRecordStart)
-  }
-
   // Names the record that is broken (its first line and offset) and Jackson's reason.
-  private def syntaxError(e: JsonProcessingException) = {
-    records.toBroken()
-    // A limit (nesting depth, say) reports no location; neither does a record read again from its bytes,
-    // whose parser counts from the record's start (the error names the record's line and offset anyway).
-    val where = if (rereading) None else records.location(e)
-    errors.error(
-      s"malformed JSON (${String.valueOf(e.getOriginalMessage).split("\\R", 2)(0)}" +
-        s"${where.getOrElse("")})",
-      line = records.line,
-      offset = records.offset,
-      value = records.text(records.nextRecordStart),
-      option =
-        if (records.inRootArray) "a broken record inside a root array cannot be skipped"
-        else ParseMode.advice(mode)
-    )
-  }
+  private def syntaxError(e: JsonProcessingException) =
+    JsonMalformed.error(records, errors, e, mode, located = !rereading)
 
   def close(): Unit = records.close()
 }

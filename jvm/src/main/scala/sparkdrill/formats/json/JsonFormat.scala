@@ -1,8 +1,11 @@
 package sparkdrill.formats.json
 
+import org.apache.spark.sql.types.StructType
+
 import sparkdrill.reader.{
   BatchReader,
   CommonOptions,
+  DiscoveryContext,
   FormatPlugin,
   OptionSpec,
   ReaderOptions,
@@ -20,6 +23,7 @@ private[sparkdrill] final class JsonFormat extends FormatPlugin {
   override def options: Seq[OptionSpec[_]] = JsonOptions.all
   def splittable(options: ReaderOptions): Boolean = false
   def sampleRows(options: ReaderOptions): Int = CommonOptions.sampleLimit(options)
+  override def discover(context: DiscoveryContext): StructType = new JsonDiscovery(context).schema
   def newReader(negotiator: SchemaNegotiator): BatchReader = new JsonBatchReader(negotiator)
 }
 

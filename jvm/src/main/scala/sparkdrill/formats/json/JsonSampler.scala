@@ -7,7 +7,7 @@ import scala.collection.mutable
 import com.fasterxml.jackson.core.{JsonParser, JsonToken}
 import org.apache.spark.sql.types._
 
-import sparkdrill.reader.TypeLattice
+import sparkdrill.reader.{CommonOptions, ReaderOptions, TypeLattice}
 import sparkdrill.reader.TypeLattice.{Arr, Atomic, Kind, MapOf, NullOnly, Struct}
 
 /** The schema of a file's first records (SPEC 5): each value's kind, joined over the records with the
@@ -23,7 +23,8 @@ import sparkdrill.reader.TypeLattice.{Arr, Atomic, Kind, MapOf, NullOnly, Struct
   */
 private[sparkdrill] final class JsonSampler(
     numbersAsDouble: Boolean = false,
-    mapThreshold: Int = TypeLattice.NoMaps
+    mapThreshold: Int = TypeLattice.NoMaps,
+    allText: Boolean = false
 ) {
   private val columns = mutable.LinkedHashMap.empty[String, (String, Kind)]
 
@@ -64,8 +65,17 @@ private[sparkdrill] final class JsonSampler(
     }
   }
 
+  /** The columns sampled; under `allText` (allTextMode: every scalar is the token's text) every scalar kind
+    * is a string, and so is a column seen only as null.
+    */
   def schema: StructType =
-    StructType(columns.values.map { case (name, kind) => StructField(name, fileType(kind)) }.toSeq)
+    StructType(columns.values.map { case (name, kind) =>
+      StructField(
+        name,
+        if (allText) TypeLattice.toType(TypeLattice.allText(TypeLattice.of(fileType(kind))))
+        else fileType(kind)
+      )
+    }.toSeq)
 
   /** The object whose START_OBJECT the parser is on: a struct of its members (one name in two spellings is
     * one member), or, past `threshold` distinct names, a map. Blank names are no member; a map keeps them as
@@ -136,6 +146,14 @@ private[sparkdrill] final class JsonSampler(
 }
 
 private[sparkdrill] object JsonSampler {
+
+  /** A sampler as the read options say: numbers as doubles, the map threshold, all text. */
+  def forOptions(options: ReaderOptions): JsonSampler =
+    new JsonSampler(
+      options(JsonOptions.ReadNumbersAsDouble),
+      CommonOptions.mapThreshold(options),
+      options(JsonOptions.AllTextMode)
+    )
 
   /** The deepest nesting of structs and arrays a column's type keeps; deeper values are JSON text. */
   val MaxDepth = 64

@@ -1,6 +1,15 @@
 package sparkdrill.formats.json
 
-import sparkdrill.reader.{BatchReader, FormatPlugin, OptionSpec, ReaderOptions, SchemaNegotiator}
+import org.apache.spark.sql.types.StructType
+
+import sparkdrill.reader.{
+  BatchReader,
+  DiscoveryContext,
+  FormatPlugin,
+  OptionSpec,
+  ReaderOptions,
+  SchemaNegotiator
+}
 
 /** JSON read by Jackson alone (`format=jackson-json`): the reader every JSON file had before the byte reader,
   * which the byte reader must match exactly (ByteReaderDifferentialSuite). Registered through the test
@@ -13,6 +22,7 @@ final class JacksonJsonFormat extends FormatPlugin {
   override def options: Seq[OptionSpec[_]] = json.options
   def splittable(options: ReaderOptions): Boolean = json.splittable(options)
   def sampleRows(options: ReaderOptions): Int = json.sampleRows(options)
+  override def discover(context: DiscoveryContext): StructType = json.discover(context) // Jackson's already
   def newReader(negotiator: SchemaNegotiator): BatchReader =
     new JsonBatchReader(negotiator, readsBytes = false)
 }
