@@ -81,10 +81,19 @@ except RuntimeError as e:
     seen["parser"] = str(e)
 
 # Errors: sd.ScanError from the classes and parameters the server sends, for a task's error (a bad value,
-# wrapped in Spark's "Job aborted") and for one at planning (an unknown option), through Spark's own reader.
+# wrapped in Spark's "Job aborted") and for ones at planning (an unknown option, through Spark's own reader; a
+# schema conflict). Any other exception (PySpark 3.5's client, docs/errors.md) is kept with what it carries.
 def fields(e):
     keys = ("condition", "file", "line", "offset", "column", "value", "option", "reason", "message")
     return {k: getattr(e, k) for k in keys}
+
+def other(e):
+    return {
+        "raised": type(e).__name__,
+        "error_class": e.getErrorClass() if hasattr(e, "getErrorClass") else None,
+        "parameters": e.getMessageParameters() if hasattr(e, "getMessageParameters") else None,
+        "message": str(e),
+    }
 
 bad_dir = tempfile.mkdtemp(dir=os.getcwd())
 with open(os.path.join(bad_dir, "bad.csv"), "w") as f:
@@ -94,13 +103,23 @@ try:
 except sd.ScanError as e:
     seen["scan_error"] = fields(e)
 except Exception as e:
-    seen["scan_error"] = f"{type(e).__name__}: {e}"[:3000]
+    seen["scan_error"] = other(e)
 try:
     spark.read.format("drill").option("inferTyps", "true").load(bad_dir).schema
 except sd.ScanError as e:
     seen["option_error"] = fields(e)
 except Exception as e:
-    seen["option_error"] = f"{type(e).__name__}: {e}"[:3000]
+    seen["option_error"] = other(e)
+conflict_dir = tempfile.mkdtemp(dir=os.getcwd())
+for name, text in (("a.json", '{"x": 1}\n'), ("b.json", '{"x": "s"}\n')):
+    with open(os.path.join(conflict_dir, name), "w") as f:
+        f.write(text)
+try:
+    sd.read(spark, conflict_dir, type_conflict="fail").columns
+except sd.ScanError as e:
+    seen["conflict_error"] = fields(e)
+except Exception as e:
+    seen["conflict_error"] = other(e)
 
 report = sd.describe(spark, samples, header=True).where("column = 'duration_ms'").collect()
 seen["describe"] = [[r.file.split("logs/")[-1], r.file_type, r.seen_in] for r in report]
@@ -284,17 +303,21 @@ def test_a_stream_under_connect_through_read_stream(seen: dict[str, Any]) -> Non
     assert [5, "dee", None, "2025", None] in stream["sink"] and len(stream["sink"]) == 6
 
 
-# PySpark 3.5's Connect client reads only the top exception's class names and message (it fetches no error
-# details), so it cannot build sd.ScanError without parsing the message: Spark's own exception stands there.
+# PySpark 3.5's Connect client gets no error class and no message parameters: a 3.5 server sends the top
+# exception's message (cut to 2,048 characters) and the names of its Java class and superclasses only, and has
+# no FetchErrorDetails call (docs/errors.md). sd.ScanError, never built from the text, is not raised there:
+# Spark's own exception stands, with spark-drill's message inside its text.
+PYSPARK_4 = int(pyspark.__version__.split(".")[0]) >= 4
 needs_error_details = pytest.mark.skipif(
-    int(pyspark.__version__.split(".")[0]) < 4, reason="PySpark 3.5's Connect client fetches no error details"
+    not PYSPARK_4, reason="a Spark 3.5 Connect server sends no error class nor parameters"
 )
+only_pyspark_35 = pytest.mark.skipif(PYSPARK_4, reason="PySpark 4's Connect client gets the error details")
 
 
 @needs_error_details
 def test_a_bad_value_raises_scan_error_with_its_fields_under_connect(seen: dict[str, Any]) -> None:
     error = seen["scan_error"]
-    assert isinstance(error, dict), error
+    assert "condition" in error, error
     assert error["condition"] == "SPARK_DRILL_UNCONVERTIBLE_VALUE"
     assert error["file"].endswith("/bad.csv") and (error["line"], error["offset"]) == (3, 14)
     assert (error["column"], error["value"]) == ("id", "it's (odd)")
@@ -307,11 +330,68 @@ def test_a_bad_value_raises_scan_error_with_its_fields_under_connect(seen: dict[
 @needs_error_details
 def test_an_unknown_option_raises_scan_error_under_connect(seen: dict[str, Any]) -> None:
     error = seen["option_error"]
-    assert isinstance(error, dict), error
+    assert "condition" in error, error
     assert error["condition"] == "SPARK_DRILL_UNKNOWN_OPTION" and error["file"] is None
     # Connect hands the server the reader's options by lower-case name: the option is named as it arrived.
     assert error["option"].lower() == "infertyps"
     assert "did you mean inferTypes?" in error["message"]
+
+
+@needs_error_details
+def test_a_schema_conflict_raises_scan_error_under_connect(seen: dict[str, Any]) -> None:
+    error = seen["conflict_error"]
+    assert "condition" in error, error
+    assert error["condition"] == "SPARK_DRILL_SCHEMA_CONFLICT" and error["file"] is None
+    assert error["reason"].startswith("type conflict:")
+
+
+@only_pyspark_35
+def test_pyspark_35_connect_raises_sparks_own_exceptions_without_class_or_parameters(
+    seen: dict[str, Any],
+) -> None:
+    task, option, conflict = seen["scan_error"], seen["option_error"], seen["conflict_error"]
+    for error in (task, option, conflict):
+        assert "condition" not in error, error
+        assert (error["error_class"], error["parameters"]) == (None, None), error
+    # A task's error: Spark's "Job aborted", spark-drill's message (and the executor's stack trace) in its
+    # text, cut to 2,048 characters by the server; the client puts the Java class (ErrorInfo.reason) first.
+    lead = "(org.apache.spark.SparkException) "
+    assert task["raised"] == "SparkConnectGrpcException"
+    assert task["message"].startswith(lead + "Job aborted due to stage failure:")
+    inner = "sparkdrill.reader.ScanException: [SPARK_DRILL_UNCONVERTIBLE_VALUE] spark-drill: "
+    assert inner in task["message"]
+    assert "line 3, byte offset 14, column 'id', value 'it's (odd)'" in task["message"]
+    assert len(task["message"]) <= len(lead) + 2048, len(task["message"])
+    # At planning the top exception is spark-drill's (an option's or a schema's error is an
+    # IllegalArgumentException): its message, the Python class picked by the Java class names.
+    assert option["raised"] == conflict["raised"] == "IllegalArgumentException"
+    assert option["message"].startswith("[SPARK_DRILL_UNKNOWN_OPTION] spark-drill: unknown option ")
+    assert conflict["message"].startswith("[SPARK_DRILL_SCHEMA_CONFLICT] spark-drill: type conflict")
+
+
+def test_a_35_servers_error_info_is_never_read_for_fields() -> None:
+    """What a Spark 3.5 server sends (docs/errors.md), given to the wrapped convert_exception as the 3.5
+    client calls it (info, message): Spark's exception stands, whatever the message holds. An ErrorInfo with
+    the class and parameters in its metadata (as Spark 4's has for a top SparkThrowable) gives a ScanError."""
+    from google.rpc import error_details_pb2
+
+    from spark_drill import ScanError
+    from spark_drill._connect_errors import _converting
+
+    classes = ["sparkdrill.reader.OptionException", "java.lang.IllegalArgumentException"]
+    info = error_details_pb2.ErrorInfo(
+        reason=classes[0], domain="org.apache.spark", metadata={"classes": json.dumps(classes)}
+    )
+    message = "[SPARK_DRILL_UNKNOWN_OPTION] spark-drill: unknown option 'headr'; did you mean header?"
+    sparks_own = RuntimeError(message)
+    convert = _converting(lambda info, message: sparks_own)
+    assert convert(info, message) is sparks_own
+    info.metadata["errorClass"] = "SPARK_DRILL_UNKNOWN_OPTION"
+    info.metadata["messageParameters"] = json.dumps({"option": "headr", "reason": "unknown option"})
+    error = convert(info, message)
+    assert isinstance(error, ScanError)
+    assert (error.condition, error.option) == ("SPARK_DRILL_UNKNOWN_OPTION", "headr")
+    assert error.reason == "unknown option"
 
 
 def test_the_helpers_leave_py4j_alone(seen: dict[str, Any]) -> None:
