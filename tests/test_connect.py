@@ -5,12 +5,16 @@ A Connect session cannot share a process with the classic session of the other t
 a local Connect server (`SparkSession.builder.remote("local[2]")`, which starts the server in a JVM of its own
 with spark.jars = the spark-drill jar) and its client, and prints what it saw as JSON. PySpark 3.5 has no
 Connect server jar: the server comes from Maven Central through `spark.jars.packages` (connect_packages()).
+Spark 3.5's server cannot be told to listen on loopback only (it has no `spark.connect.grpc.binding.address`;
+it binds every interface), so on 3.5 the client, and the server it starts, run in a network namespace of their
+own with only loopback up (loopback_only()).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -26,6 +30,7 @@ from spark_drill import _jar
 pytestmark = [pytest.mark.connect, pytest.mark.compat]
 
 EVENTS = REPO / "samples" / "events"
+PYSPARK_4 = int(pyspark.__version__.split(".")[0]) >= 4
 
 CLIENT = r"""
 import json
@@ -212,6 +217,40 @@ def connect_packages() -> str | None:
     return os.environ.get("SPARK_DRILL_CONNECT_PACKAGES") or default
 
 
+PREFETCH = r"""
+import os
+from pyspark.sql import SparkSession
+
+spark = (
+    SparkSession.builder.master("local[1]")
+    .config("spark.ui.enabled", "false")
+    .config("spark.driver.host", "127.0.0.1")
+    .config("spark.driver.bindAddress", "127.0.0.1")
+    .config("spark.jars.packages", os.environ["SPARK_DRILL_CONNECT_PACKAGES"])
+    .config("spark.jars.ivy", os.environ["SPARK_DRILL_IVY"])
+    .getOrCreate()
+)
+spark.stop()
+"""
+
+
+def loopback_only(command: list[str], env: dict[str, str]) -> list[str]:
+    """`command` in a network namespace of its own with only loopback up, for a Connect server that would
+    listen on every interface (Spark 3.5's). Its package is fetched into the Ivy cache first, outside the
+    namespace, by a classic session that listens on 127.0.0.1 only. Skips where no such namespace can be made
+    (unshare needs root or user namespaces) rather than open a port to the network."""
+    tools = shutil.which("unshare") and shutil.which("ip")
+    probe = ["unshare", "--net", "sh", "-c", "ip link set lo up"]
+    if not tools or subprocess.run(probe, capture_output=True, timeout=60).returncode != 0:
+        pytest.skip("Spark 3.5's Connect server listens on every interface; no loopback-only namespace here")
+    if "SPARK_DRILL_CONNECT_PACKAGES" in env:
+        fetched = subprocess.run(
+            [sys.executable, "-c", PREFETCH], capture_output=True, text=True, timeout=600, env=env
+        )
+        assert fetched.returncode == 0, f"fetching the Connect server failed:\n{fetched.stderr[-3000:]}"
+    return ["unshare", "--net", "sh", "-c", 'ip link set lo up && exec "$@"', "sh", *command]
+
+
 @pytest.fixture(scope="module")
 def seen(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     script = tmp_path_factory.mktemp("connect") / "client.py"
@@ -226,8 +265,11 @@ def seen(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
         # Spark's Ivy asks Maven Central, then repos.spark-packages.org; this sends both to Central (or to
         # the mirror already named here), the one registry every machine of this project reaches.
         env.setdefault("DEFAULT_ARTIFACT_REPOSITORY", "https://repo1.maven.org/maven2/")
+    command = [sys.executable, str(script), str(SAMPLES), str(EVENTS)]
+    if not PYSPARK_4:
+        command = loopback_only(command, env)
     done = subprocess.run(
-        [sys.executable, str(script), str(SAMPLES), str(EVENTS)],
+        command,
         capture_output=True,
         text=True,
         timeout=600,
@@ -307,7 +349,6 @@ def test_a_stream_under_connect_through_read_stream(seen: dict[str, Any]) -> Non
 # exception's message (cut to 2,048 characters) and the names of its Java class and superclasses only, and has
 # no FetchErrorDetails call (docs/errors.md). sd.ScanError, never built from the text, is not raised there:
 # Spark's own exception stands, with spark-drill's message inside its text.
-PYSPARK_4 = int(pyspark.__version__.split(".")[0]) >= 4
 needs_error_details = pytest.mark.skipif(
     not PYSPARK_4, reason="a Spark 3.5 Connect server sends no error class nor parameters"
 )

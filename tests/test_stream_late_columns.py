@@ -122,13 +122,20 @@ def test_members_past_the_sample_under_run_stream_end_equal_to_a_batch_read(
     assert got == want and want[3] == {"id": 4, "n": 7, "tags": ["t"], "s": None}
 
 
+def past_sample(spark: SparkSession, tmp_path: Path, mode: str) -> tuple[DataFrame, Path, Path, Path]:
+    """A stream under `mode` built on a.json (`id`), then b.json, whose member `extra` first appears in its
+    third record, past the sample: the stream, its schemaLocation, checkpoint and sink."""
+    src, schemas = tmp_path / "in", tmp_path / "schemas"
+    put(src, "a.json", lines({"id": 1}), OLD)
+    df = build(spark, src, schemas, schemaEvolutionMode=mode)
+    put(src, "b.json", lines({"id": 2}, {"id": 3}, {"id": 4, "extra": "x"}), OLD + 1)
+    return df, schemas, tmp_path / "chk", tmp_path / "out"
+
+
 def test_rescue_keeps_a_member_past_the_sample_with_its_file_and_line(
     spark: SparkSession, tmp_path: Path
 ) -> None:
-    src, schemas, chk, out = tmp_path / "in", tmp_path / "schemas", tmp_path / "chk", tmp_path / "out"
-    put(src, "a.json", lines({"id": 1}), OLD)
-    df = build(spark, src, schemas, schemaEvolutionMode="rescue")
-    put(src, "b.json", lines({"id": 2}, {"id": 3}, {"id": 4, "extra": "x"}), OLD + 1)
+    df, schemas, chk, out = past_sample(spark, tmp_path, "rescue")
     assert run(df, chk, out) is None
     rows = sink(spark, out)
     assert [r["id"] for r in rows] == [1, 2, 3, 4] and rows[2].get("_rescued_data") is None
@@ -138,10 +145,7 @@ def test_rescue_keeps_a_member_past_the_sample_with_its_file_and_line(
 
 
 def test_none_drops_a_member_past_the_sample_and_goes_on(spark: SparkSession, tmp_path: Path) -> None:
-    src, schemas, chk, out = tmp_path / "in", tmp_path / "schemas", tmp_path / "chk", tmp_path / "out"
-    put(src, "a.json", lines({"id": 1}), OLD)
-    df = build(spark, src, schemas, schemaEvolutionMode="none")
-    put(src, "b.json", lines({"id": 2}, {"id": 3}, {"id": 4, "extra": "x"}), OLD + 1)
+    df, schemas, chk, out = past_sample(spark, tmp_path, "none")
     assert run(df, chk, out) is None
     assert sink(spark, out) == [{"id": 1}, {"id": 2}, {"id": 3}, {"id": 4}]
     assert len(versions(schemas)) == 1
@@ -150,10 +154,7 @@ def test_none_drops_a_member_past_the_sample_and_goes_on(spark: SparkSession, tm
 def test_fail_on_new_columns_stops_at_a_member_past_the_sample_and_keeps_the_schema(
     spark: SparkSession, tmp_path: Path
 ) -> None:
-    src, schemas, chk, out = tmp_path / "in", tmp_path / "schemas", tmp_path / "chk", tmp_path / "out"
-    put(src, "a.json", lines({"id": 1}), OLD)
-    df = build(spark, src, schemas, schemaEvolutionMode="failOnNewColumns")
-    put(src, "b.json", lines({"id": 2}, {"id": 3}, {"id": 4, "extra": "x"}), OLD + 1)
+    df, schemas, chk, out = past_sample(spark, tmp_path, "failOnNewColumns")
     error = run(df, chk, out)
     assert error is not None and "SPARK_DRILL_STREAM_NEW_COLUMNS" in error
     assert "b.json" in error and "line 3" in error and "extra" in error
