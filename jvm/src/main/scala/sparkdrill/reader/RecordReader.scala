@@ -54,7 +54,7 @@ final class RecordReader(negotiator: SchemaNegotiator, records: FieldRecords) ex
   // unless a mode must judge it (PERMISSIVE keeps a malformed record as a row anyway).
   private val countOnly = converters.forall(_ == null) && bad.corrupt == null && !rescued.enabled &&
     bad.mode == ParseMode.Permissive && !discovering
-  private var done = negotiator.headerOnly
+  private var done = false
 
   private def converter(name: String): TextConverter = writer.find(name) match {
     case Some(w) if CommonOptions.converts(w, options) =>

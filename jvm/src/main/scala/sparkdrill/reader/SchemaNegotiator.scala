@@ -43,12 +43,12 @@ trait SchemaNegotiator {
   def byPosition: Boolean = false
   def errorContext: ErrorContext
 
-  /** Discovery only: stop after the early schema (header) when true, else read up to
-    * [[FormatPlugin.sampleRows]] rows.
+  /** Creates the loader (once). `readerSchema` declares the file's columns as the reader knows them up front
+    * (its early schema: a header, a pattern's groups; a reader that learns them record by record declares
+    * [[definedSchema]]). In discovery through the reader the loader is made of them. In a read the loader is
+    * the scan's, with every column the query needs, and a table column the reader does not declare is absent
+    * from the file: the scan fills it for every row (null, or a NOT NULL column's DEFAULT or zero).
     */
-  def headerOnly: Boolean
-
-  /** Creates the loader (once). `readerSchema` declares the columns known up front (early schema). */
   def build(readerSchema: StructType): ResultSetLoader
 
   /** Counts a value the reader had to drop (an extra field with nowhere to go). */

@@ -15,7 +15,6 @@ private[sparkdrill] final class FileNegotiator(
     val definedSchema: Option[StructType],
     val fileSchema: Option[StructType],
     val projection: ProjectionFilter,
-    val headerOnly: Boolean,
     makeLoader: StructType => ResultSetLoader,
     tableColumns: Set[String] = Set.empty,
     override val byPosition: Boolean = false,

@@ -103,7 +103,6 @@ private[sparkdrill] final class ScanLifecycle(spec: ScanSpec, tasks: Array[FileT
       definedSchema = Some(spec.readerSchema),
       fileSchema = task.fileSchema.orElse(spec.positionalSchema),
       projection = spec.projection,
-      headerOnly = false,
       makeLoader = _ => loader,
       tableColumns = spec.tableColumns,
       byPosition = spec.positionalSchema.isDefined,
@@ -129,7 +128,7 @@ private[sparkdrill] final class ScanLifecycle(spec: ScanSpec, tasks: Array[FileT
         }
         throw withFile(e)
     }
-    assembler.startFile(task)
+    assembler.startFile(task, negotiator.readerSchema)
     filesRead += 1
     true
   }

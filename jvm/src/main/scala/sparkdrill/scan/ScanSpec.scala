@@ -24,15 +24,13 @@ private[sparkdrill] object OutputSource {
   * @param fileSchema the file's header schema, carried only for splits that start past the header
   * @param constants the file's per-file constant values (Spark internal values), by [[OutputSource.Constant]]
   *   slot
-  * @param fills NOT NULL reader columns the file lacks: reader column index -> the value of every row
   */
 private[sparkdrill] final case class FileTask(
     file: ScanFile,
     start: Long,
     end: Long,
     fileSchema: Option[StructType],
-    constants: IndexedSeq[Any] = IndexedSeq.empty,
-    fills: Map[Int, Any] = Map.empty
+    constants: IndexedSeq[Any] = IndexedSeq.empty
 )
 
 /** Everything an executor needs to read, the same for every task: plain, serializable data.
@@ -43,6 +41,9 @@ private[sparkdrill] final case class FileTask(
   * @param projection the loader's projection filter (columns after the projected ones are only validated)
   * @param requestedElements array columns of which only some elements are read (`columns[2]`)
   * @param fills NOT NULL columns (lower-case names) -> the Spark internal value of their DEFAULT or zero
+  * @param fillsWhereAbsent NOT NULL reader columns that come from files, by reader column index -> the same
+  *   value: a file whose reader does not declare the column (the schema it builds its loader with) lacks it,
+  *   and every row of that file takes the value
   * @param positionalSchema the table columns in field order, when files bind them by position
   * @param tableColumns the lower-case names of every table column (a value outside them has nowhere to go):
   *   names only, as every task gets this spec. The table's types, which a wide schema makes large, stay on
@@ -60,6 +61,7 @@ private[sparkdrill] final case class ScanSpec(
     projection: ProjectionFilter,
     requestedElements: Map[String, Seq[Int]],
     fills: Map[String, Any],
+    fillsWhereAbsent: Map[Int, Any],
     options: ReaderOptions,
     loaderOptions: LoaderOptions,
     positionalSchema: Option[StructType],

@@ -46,9 +46,8 @@ private[sparkdrill] object SchemaDiscovery {
   def discover(file: ScanFile, options: ReaderOptions, conf: Configuration): Option[StructType] = {
     val plugin = FormatRegistry.named(file.format)
     val sampleRows = plugin.sampleRows(options)
-    val headerOnly = sampleRows <= 0
-    val known = if (headerOnly) plugin.knownSchema(options) else None
-    if (known.isDefined) known else sampleOrHeader(file, plugin, options, conf, sampleRows, headerOnly)
+    val known = if (sampleRows <= 0) plugin.knownSchema(options) else None
+    if (known.isDefined) known else sampleOrHeader(file, plugin, options, conf, sampleRows)
   }
 
   private def sampleOrHeader(
@@ -56,11 +55,10 @@ private[sparkdrill] object SchemaDiscovery {
       plugin: FormatPlugin,
       options: ReaderOptions,
       conf: Configuration,
-      sampleRows: Int,
-      headerOnly: Boolean
+      sampleRows: Int
   ): Option[StructType] = {
     val input = new HadoopFileInput(file.path, 0L, Long.MaxValue, conf)
-    val context = new FileDiscovery(input, file.displayPath, options, sampleRows, plugin, headerOnly)
+    val context = new FileDiscovery(input, file.displayPath, options, sampleRows, plugin)
     try Some(plugin.discover(context))
     catch {
       case e: ScanException => throw e
@@ -89,12 +87,13 @@ private final class FileDiscovery(
     displayPath: String,
     val options: ReaderOptions,
     val sampleRows: Int,
-    plugin: FormatPlugin,
-    headerOnly: Boolean
+    plugin: FormatPlugin
 ) extends DiscoveryContext {
   val errorContext: ErrorContext = ErrorContext(displayPath)
 
+  // With no rows to sample, the reader only declares its columns: it is built, never asked for a batch.
   def throughReader(): StructType = {
+    val headerOnly = sampleRows <= 0
     val projection = if (headerOnly) ProjectionFilter.None else ProjectionFilter.All
     var loader: ResultSetLoader = null
     val negotiator = new FileNegotiator(
@@ -104,7 +103,6 @@ private final class FileDiscovery(
       definedSchema = None,
       fileSchema = None,
       projection = projection,
-      headerOnly = headerOnly,
       makeLoader = schema => {
         val batchRows = if (headerOnly) 1 else math.min(sampleRows, LoaderOptions.DefaultBatchRows)
         loader = ResultSetLoaders.create(LoaderOptions(batchRows = batchRows), schema, projection)

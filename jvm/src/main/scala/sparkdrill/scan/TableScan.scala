@@ -82,12 +82,7 @@ private[sparkdrill] final class TableScan private (
     // Column parsers run here, on the driver, once per column for all kept files; executors get values.
     val constants = plan.constants(keptFiles.map(_.info))
     val byPath = keptFiles.map(_.path).zip(constants).toMap
-    val withValues = tasks.map(_.map { t =>
-      val fills = plan.missing(t.file.info).collect {
-        case m if !m.field.nullable => m.readerIndex -> m.value.value
-      }
-      t.copy(constants = byPath(t.file.path), fills = fills.toMap)
-    })
+    val withValues = tasks.map(_.map(t => t.copy(constants = byPath(t.file.path))))
     TableScan.logPlan(keptFiles.size, withValues.length, System.nanoTime() - started)
     QueryPlan(spec, withValues, keptFiles, files.size - keptFiles.size)
   }
@@ -122,6 +117,9 @@ private[sparkdrill] final class TableScan private (
       projection = input.filter,
       requestedElements = elements,
       fills = fills,
+      fillsWhereAbsent = input.columns.zipWithIndex.collect {
+        case (c, i) if c.fromFile && !c.field.nullable => i -> c.fill.literal(c.field.dataType).value
+      }.toMap,
       options = options,
       loaderOptions = ScanOptions.loaderOptions(options),
       positionalSchema = if (config.positional) Some(positionalSchema) else None,

@@ -18,9 +18,9 @@ import sparkdrill.reader.{
 }
 import sparkdrill.loader.{ColumnWriter, RowWriter}
 
-/** Reads one delimited text file (or split) into the loader. With `header=true` each file is read by its own
-  * header, so column order may differ between files. Without one, fields go into the `columns` array, or
-  * bind by position to the file schema the scan hands over (a provided schema).
+/** Reads one delimited text file (or split) into the loader, in one of three layouts ([[TextLayout]]): with
+  * `header=true` each file by its own header, so column order may differ between files; without one, fields
+  * bind by position to the schema the scan hands over (a provided schema), or go into the `columns` array.
   *
   * Only projected columns are converted; a record with an unclosed quote is malformed and an unconvertible
   * value is an error in its column, both handled per `mode` (SPEC 6). With a pushed row filter, the filter's
@@ -35,6 +35,10 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
     if (blocks == null) negotiator.errorContext else negotiator.errorContext.withoutPositions
   private val options = negotiator.options
   private def mode = bad.mode
+  // Declared first: where a split's records start depends on it (a header may end past the split's start).
+  private val layout = TextLayout.of(settings, negotiator)
+  // Fields bind to columns (by header name or by position), rather than filling the `columns` array.
+  private val bindsFields = layout != TextLayout.ColumnsArray
   // A split that starts inside the file begins at the first line start after its first byte; it stops
   // before the first record that starts at or after the next split's beginning, found the same way.
   // No split's records start before the end of the header, which the first split reads wherever it ends.
@@ -47,14 +51,13 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
   private val parser = new CsvParser(input, settings, recordStart, firstLineNumber())
   private var done = false
 
-  private val positional: Boolean = !settings.header && negotiator.byPosition
   private val readerSchema: StructType = readSchema()
   private val loader = negotiator.build(readerSchema)
   private val writer: RowWriter = loader.writer
   // Late materialization (issue 15): only for fields bound to columns (by header or position), and only for
   // columns this file has; null when off (see RowFilter.forRead for the other conditions).
   private val rowFilter: BoundRowFilter =
-    if (!settings.header && !positional) null else RowFilter.forRead(negotiator, writer, hasField).orNull
+    if (!bindsFields) null else RowFilter.forRead(negotiator, writer, hasField).orNull
   private def hasField(name: String): Boolean = readerSchema.fieldNames.exists(_.equalsIgnoreCase(name))
   private val converters: Array[TextConverter] = bindFields()
   // The fields of the filter's columns, converted first; `others` are the rest (null at a filter field).
@@ -66,7 +69,7 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
     if (filterFields.isEmpty) converters
     else converters.indices.map(i => if (filterFields.contains(i)) null else converters(i)).toArray
   private val columnsWriter: ColumnWriter =
-    if (settings.header || positional) null
+    if (bindsFields) null
     else writer.find(TextBatchReader.ColumnsName).filter(_.isProjected).orNull
   private val lineWriter: ColumnWriter = writer.find(RecordColumns.Line).orNull
   private val offsetWriter: ColumnWriter = writer.find(RecordColumns.Offset).orNull
@@ -76,7 +79,7 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
   // Header columns the table has no column for (under a defined or strict schema, or a stream's frozen one):
   // their values go to the rescued-data column with the fields past the header.
   private val unknownFields: Array[Int] =
-    if (!rescued.enabled || !settings.header || positional) Array.emptyIntArray
+    if (!rescued.enabled || layout != TextLayout.Header) Array.emptyIntArray
     else readerSchema.fields.indices.filterNot(i => negotiator.isTableColumn(readerSchema(i).name)).toArray
   // This record's fields whose value did not convert to their column's type (kept in the rescued column).
   private val unconverted = scala.collection.mutable.ArrayBuffer.empty[Int]
@@ -101,7 +104,6 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
   // as malformed), so their bytes need not be copied.
   private val countOnly = !anyConverted && corruptWriter == null && mode != ParseMode.FailFast
 
-  if (negotiator.headerOnly) done = true
   if (blocks != null && (lineWriter != null || offsetWriter != null))
     throw new IllegalStateException(
       s"${file.path}: _line and _offset cannot be read from a range of a bzip2 file"
@@ -111,7 +113,7 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
     * after any blank or comment lines, so it may end past the first split's end.
     */
   private lazy val headerEnd: Long =
-    if (!settings.header || blocks != null) 0L
+    if (layout != TextLayout.Header || blocks != null) 0L
     else {
       val in = file.openAt(0L)
       try {
@@ -148,24 +150,17 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
     // A bzip2 range's first line belongs to the range before (its block may start mid-record).
     if (blocks != null && !file.isFirstSplit) parser.skipLine()
     if (settings.skipFirstLine && file.isFirstSplit) parser.skipLine()
-    if (positional) negotiator.fileSchema.get
-    else if (!settings.header) TextBatchReader.ColumnsSchema
-    else if (!file.isFirstSplit) negotiator.fileSchema.getOrElse(new StructType())
-    else if (!parser.next()) new StructType() // an empty file has no header and no rows
-    else {
-      if (parser.unterminatedQuote)
-        throw errors.error(
-          "unterminated quote in the header line",
-          line = parser.recordLine,
-          offset = parser.recordOffset
-        )
-      val names = HeaderNames.clean(parser.fields)
-      StructType(names.map(StructField(_, StringType, nullable = true)))
+    layout match {
+      case TextLayout.Positional(schema) => schema
+      case TextLayout.ColumnsArray => TextBatchReader.ColumnsSchema
+      // A split past the first has the header discovery read.
+      case TextLayout.Header if !file.isFirstSplit => negotiator.fileSchema.getOrElse(new StructType())
+      case TextLayout.Header => TextHeader.read(parser, errors)
     }
   }
 
   private def bindFields(): Array[TextConverter] =
-    if (!settings.header && !positional) Array.empty
+    if (!bindsFields) Array.empty
     else {
       val s = TextValueOptions.converterSettings(options)
       readerSchema.fields.map { f =>
@@ -240,16 +235,9 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
 
   /** A record that cannot be parsed: per mode, all nulls (with its raw text), dropped, or an error. */
   private def malformedRecord(): Unit =
-    bad.brokenRecord(
-      errors.error(
-        "malformed record: a quoted field is never closed",
-        line = recordLine,
-        offset = parser.recordOffset,
-        value = parser.recordText,
-        option = ParseMode.advice(mode)
-      ),
-      parser.rawRecord
-    )(writeImplicit())
+    bad.brokenRecord(TextHeader.unclosedQuote(parser, errors, recordLine, mode), parser.rawRecord)(
+      writeImplicit()
+    )
 
   /** Writes the fields; false when the record was dropped (DROPMALFORMED, or rejected by the row filter). */
   private def writeFields(): Boolean = {

@@ -1,9 +1,10 @@
 package sparkdrill.formats.text
 
-import org.apache.spark.sql.types.DataType
+import org.apache.spark.sql.types.{DataType, StructType}
 
 import sparkdrill.reader.{
   BatchReader,
+  DiscoveryContext,
   FormatPlugin,
   OptionSpec,
   PrefixOptionSpec,
@@ -31,6 +32,10 @@ private[sparkdrill] abstract class TextFormat(val name: String, val suffixes: Se
 
   override def inferType(samples: Iterator[String], options: ReaderOptions): DataType =
     TextTypeInference.infer(samples)
+
+  // A header (and a sample for inferTypes) is read by discovery's own code, not by a mode of the reader.
+  override def discover(context: DiscoveryContext): StructType =
+    TextDiscovery.schemaOf(context, CsvSettings.from(name, context.options), this)
 
   def newReader(negotiator: SchemaNegotiator): BatchReader =
     new TextBatchReader(negotiator, CsvSettings.from(name, negotiator.options))

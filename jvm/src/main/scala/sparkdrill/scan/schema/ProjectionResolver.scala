@@ -200,8 +200,7 @@ private[sparkdrill] final class ProjectionResolver private[schema] (
       out.toSeq,
       ReaderInput(readers.map(_._1).toSeq, filter, config.positional),
       planWarnings.result(),
-      parsed.toMap,
-      table.fileColumns
+      parsed.toMap
     )
   }
 

@@ -1,6 +1,5 @@
 package sparkdrill.scan.schema
 
-import org.apache.spark.sql.catalyst.expressions.Literal
 import org.apache.spark.sql.types.{StructField, StructType}
 
 import sparkdrill.loader.ProjectionFilter
@@ -65,9 +64,6 @@ private[sparkdrill] final case class ReaderInput(
   def schema: StructType = StructType(columns.map(_.field))
   def isEmpty: Boolean = columns.isEmpty
 }
-
-/** A reader column the file does not have, and the value that fills it for every row of the file. */
-private[sparkdrill] final case class MissingColumn(readerIndex: Int, field: StructField, value: Literal)
 
 /** The result of resolving a scan's files against its options.
   *

@@ -5,15 +5,14 @@ import org.apache.spark.sql.types.StructType
 import sparkdrill.projection.{ColumnParser, FileInfo, ParsedColumn}
 
 /** One projection resolved against the scan: the output columns in order with their sources, the reader input
-  * and, per file, missing columns and constants. Lives on the driver (it holds the column parsers); the scan
+  * (with what fills a column a file lacks) and the per-file constants. Lives on the driver (it holds the column parsers); the scan
   * ships what executors need in its `ScanSpec` and `FileTask`s.
   */
 private[sparkdrill] final class ScanPlan private[schema] (
     val output: Seq[OutputColumn],
     val readerInput: ReaderInput,
     val warnings: Seq[String],
-    parsed: Map[Int, (ColumnParser, ParsedColumn)],
-    fileColumns: Map[String, Set[String]]
+    parsed: Map[Int, (ColumnParser, ParsedColumn)]
 ) {
   def outputSchema: StructType = StructType(output.map(_.field))
 
@@ -22,22 +21,6 @@ private[sparkdrill] final class ScanPlan private[schema] (
 
   /** The output columns that are per-file constants, in output order; a column's place here is its slot. */
   val constantColumns: Seq[Int] = parsed.keys.toSeq.sorted
-
-  /** The reader columns `file` lacks, with the value that fills them (null for nullable ones). Throws for a
-    * file that was not part of the discovery.
-    */
-  def missing(file: FileInfo): Seq[MissingColumn] =
-    if (readerInput.byPosition) Nil
-    else {
-      val has = fileColumns.getOrElse(
-        file.path,
-        throw new IllegalArgumentException(s"file ${file.path} was not part of the schema discovery")
-      )
-      readerInput.columns.zipWithIndex.collect {
-        case (c, i) if c.fromFile && !has(c.field.name.toLowerCase(java.util.Locale.ROOT)) =>
-          MissingColumn(i, c.field, c.fill.literal(c.field.dataType))
-      }
-    }
 
   /** The per-file constants of `files`: for each file, one Spark internal value per [[constantColumns]]
     * entry. Calls the column parsers, so only on the driver: once per column for all the files (a Python

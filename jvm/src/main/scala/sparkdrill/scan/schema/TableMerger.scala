@@ -49,8 +49,7 @@ private[sparkdrill] final case class MergedTable(
     columns: Vector[ScanColumn],
     reports: Seq[FileReport],
     warnings: Seq[String],
-    droppedTypes: Map[String, DataType],
-    fileColumns: Map[String, Set[String]]
+    droppedTypes: Map[String, DataType]
 ) {
   def find(name: String): Option[(ScanColumn, Int)] =
     columns.zipWithIndex.find(_._1.name.equalsIgnoreCase(name))
@@ -208,8 +207,7 @@ private[sparkdrill] object TableMerger {
       columns,
       reports,
       warnings.result(),
-      droppedTypes,
-      files.map(f => f.path -> f.schema.fieldNames.map(lower).toSet).toMap
+      droppedTypes
     )
   }
 

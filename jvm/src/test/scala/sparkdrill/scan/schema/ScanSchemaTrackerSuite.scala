@@ -19,8 +19,18 @@ class ScanSchemaTrackerSuite extends AnyFunSuite {
   private val text = ScanConfig(byPosition = true)
   private def provided(ddl: String, strict: Boolean = false) =
     ScanConfig(providedSchema = Some(ProvidedSchema.parse(ddl)), strictSchema = strict)
-  private def fillOf(plan: ScanPlan, path: String): Map[String, Any] =
-    plan.missing(fileInfo(path)).map(m => m.field.name -> m.value.value).toMap
+  // The reader columns the file lacks (by the columns the tracker reports for it), with the value the plan
+  // fills them with; none when fields bind by position.
+  private def fillOf(r: ResolvedSchema, plan: ScanPlan, path: String): Map[String, Any] = {
+    def key(name: String) = name.toLowerCase(java.util.Locale.ROOT)
+    val has = r.reports.find(_.path == path).get.columns.map(c => key(c.name)).toSet
+    if (plan.readerInput.byPosition) Map.empty
+    else
+      plan.readerInput.columns.collect {
+        case c if c.fromFile && !has(key(c.field.name)) =>
+          c.field.name -> c.fill.literal(c.field.dataType).value
+      }.toMap
+  }
 
   /** A file's per-file constants, by output column name. */
   private def constants(plan: ScanPlan, file: FileInfo): Seq[(String, Any)] =
@@ -38,8 +48,8 @@ class ScanSchemaTrackerSuite extends AnyFunSuite {
     val fs = remember(csv("t/f1.csv", "a", "b", "c"), csv("t/f0.csv", "a", "b"))
     val r = ScanSchemaTracker.resolve(csvh.copy(partitionColumns = false), Projection.wildcard, fs)
     assert(shape(r.schema) == Seq(("a", "string", true), ("b", "string", true), ("c", "string", true)))
-    assert(fillOf(r.plan, "/data/t/f0.csv") == Map("c" -> null))
-    assert(fillOf(r.plan, "/data/t/f1.csv").isEmpty)
+    assert(fillOf(r, r.plan, "/data/t/f0.csv") == Map("c" -> null))
+    assert(fillOf(r, r.plan, "/data/t/f1.csv").isEmpty)
   }
 
   test("csvh_multi_file_wildcard_union: headers in other orders are matched by name") {
@@ -80,7 +90,7 @@ class ScanSchemaTrackerSuite extends AnyFunSuite {
     assert(r.reports(1).dropped == Seq("c"))
     assert(r.reports(1).columns.last.status == ColumnStatus.Dropped(DropReason.SchemaModeStrict))
     assert(r.warnings.exists(w => w.contains("'c'") && w.contains("schemaMode=strict")))
-    assert(fillOf(r.plan, "/data/t/f2.csv") == Map("a" -> null))
+    assert(fillOf(r, r.plan, "/data/t/f2.csv") == Map("a" -> null))
   }
 
   test("schemaMode=fail: a file with other columns is an error naming it and the columns") {
@@ -217,7 +227,7 @@ class ScanSchemaTrackerSuite extends AnyFunSuite {
         ("missing", "string", true)
       )
     )
-    assert(fillOf(r.plan, "/data/basic/file0.csv") == Map("extra" -> 20L, "missing" -> null))
+    assert(fillOf(r, r.plan, "/data/basic/file0.csv") == Map("extra" -> 20L, "missing" -> null))
     assert(r.reports.head.columns.find(_.name == "intcol").get.status == ColumnStatus.Converted)
     assert(r.plan.readerInput.columns.map(_.fill).take(2) == Seq(Fill.Zero, Fill.Zero))
   }
@@ -241,7 +251,7 @@ class ScanSchemaTrackerSuite extends AnyFunSuite {
         ("name", "string", true)
       )
     )
-    val dino = fillOf(r.plan, "/data/w/file2.csv")
+    val dino = fillOf(r, r.plan, "/data/w/file2.csv")
     assert(
       dino == Map(
         "id" -> 0,
@@ -263,9 +273,9 @@ class ScanSchemaTrackerSuite extends AnyFunSuite {
     )
     val r = ScanSchemaTracker.resolve(cfg, ProjectionParser.parse("id, name, date, gender, comment"), fs)
     assert(names(r.schema) == Seq("id", "name", "date", "gender", "comment"))
-    assert(fillOf(r.plan, "/data/s/file0.csv") == Map("comment" -> UTF8String.fromString("ABC")))
-    assert(fillOf(r.plan, "/data/s/file2.csv").keySet == Set("id", "gender", "comment"))
-    assert(fillOf(r.plan, "/data/s/file2.csv")("id") == 0)
+    assert(fillOf(r, r.plan, "/data/s/file0.csv") == Map("comment" -> UTF8String.fromString("ABC")))
+    assert(fillOf(r, r.plan, "/data/s/file2.csv").keySet == Set("id", "gender", "comment"))
+    assert(fillOf(r, r.plan, "/data/s/file2.csv")("id") == 0)
   }
 
   test("csv_schema_missing_required_types: NOT NULL without DEFAULT fills the type's zero") {
@@ -290,7 +300,7 @@ class ScanSchemaTrackerSuite extends AnyFunSuite {
       )
     )
     assert(r.schema("id").nullable)
-    val fills = fillOf(r.plan, "/data/m/file0.csv")
+    val fills = fillOf(r, r.plan, "/data/m/file0.csv")
     assert(
       fills("col_int") == 0 && fills("col_bigint") == 0L && fills("col_double") == 0.0 && fills(
         "col_float"
@@ -326,7 +336,7 @@ class ScanSchemaTrackerSuite extends AnyFunSuite {
     val fs = remember(csv("a.csv", "x"), file("b.json", "x STRING, n BIGINT"))
     val r = ScanSchemaTracker.resolve(cfg, ProjectionParser.parse("p, n, z"), fs)
     assert(shape(r.schema) == Seq(("p", "date", true), ("n", "bigint", true), ("z", "string", true)))
-    assert(fillOf(r.plan, "/data/a.csv") == Map("p" -> null, "n" -> null, "z" -> null))
+    assert(fillOf(r, r.plan, "/data/a.csv") == Map("p" -> null, "n" -> null, "z" -> null))
   }
 
   test("defined schema: exactly the output; extra file columns dropped; missing ones filled") {
@@ -340,7 +350,7 @@ class ScanSchemaTrackerSuite extends AnyFunSuite {
         ColumnStatus.Dropped(DropReason.DefinedSchema)
       )
     )
-    assert(fillOf(r.plan, "/data/f.csv") == Map("b" -> null))
+    assert(fillOf(r, r.plan, "/data/f.csv") == Map("b" -> null))
   }
 
   test("a defined schema that disagrees with the projection is an error (too short, too long, disjoint)") {
@@ -368,8 +378,8 @@ class ScanSchemaTrackerSuite extends AnyFunSuite {
     )
     val r = ScanSchemaTracker.resolve(csvh, ProjectionParser.parse("Year, Make, Model, Category"), fs)
     assert(names(r.schema) == Seq("Year", "Make", "Model", "Category"))
-    assert(fillOf(r.plan, "/data/d2/cars1.csvh").keySet == Set("Category"))
-    assert(fillOf(r.plan, "/data/d2/cars2.csvh").keySet == Set("Model"))
+    assert(fillOf(r, r.plan, "/data/d2/cars1.csvh").keySet == Set("Category"))
+    assert(fillOf(r, r.plan, "/data/d2/cars2.csvh").keySet == Set("Model"))
   }
 
   test(
@@ -481,7 +491,7 @@ class ScanSchemaTrackerSuite extends AnyFunSuite {
       )
     )
     assert(p.readerInput.schema.fieldNames.toSeq == Seq("a", RecordColumns.Line, RecordColumns.Offset))
-    assert(fillOf(p, "/data/d/x.csv").isEmpty, "the reader writes _line and _offset: never missing")
+    assert(fillOf(r, p, "/data/d/x.csv").isEmpty, "the reader writes _line and _offset: never missing")
   }
 
   test("csv_implicit_file_columns_all: dir0 in *, null for a file in the root") {
@@ -726,7 +736,7 @@ class ScanSchemaTrackerSuite extends AnyFunSuite {
       fs
     )
     val plan = r.plan
-    Seq[AnyRef](plan.readerInput, plan.missing(fs.head.file), plan.output).foreach { o =>
+    Seq[AnyRef](plan.readerInput, plan.output).foreach { o =>
       val out = new ObjectOutputStream(new ByteArrayOutputStream())
       out.writeObject(o)
       out.close()
