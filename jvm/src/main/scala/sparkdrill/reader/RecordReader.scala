@@ -27,40 +27,25 @@ final class RecordReader(negotiator: SchemaNegotiator, records: FieldRecords) ex
   private val names = records.names
   private val readerSchema = StructType(names.map(StructField(_, StringType, nullable = true)))
   private val writer: RowWriter = negotiator.build(readerSchema).writer
-  private val rowFilter: BoundRowFilter = RowFilter.forRead(negotiator, writer, hasField).orNull
-  private def hasField(name: String): Boolean = names.exists(_.equalsIgnoreCase(name))
-  private val settings = TextValueOptions.converterSettings(options)
-  private val converters: Array[TextConverter] = names.map(converter).toArray
-  // The filter's fields are converted first; `others` are the rest (null at a filter field).
-  private val filterFields: Array[Int] =
-    if (rowFilter == null) Array.emptyIntArray
-    else
-      converters.indices
-        .filter(i => converters(i) != null && rowFilter.captures(converters(i).writer))
-        .toArray
-  private val others: Array[TextConverter] =
-    converters.indices.map(i => if (filterFields.contains(i)) null else converters(i)).toArray
-  private val lineWriter: ColumnWriter = writer.find(RecordColumns.Line).orNull
-  private val offsetWriter: ColumnWriter = writer.find(RecordColumns.Offset).orNull
   private val bad = new BadRecords(options, writer)
   private val rescued = new RescuedData(options, writer, errors.path)
-  // Fields the table has no column for (under a defined or strict schema, or a stream's frozen one).
-  private val unknownFields: Array[Int] =
-    if (discovering) Array.emptyIntArray
-    else names.indices.filterNot(i => negotiator.isTableColumn(names(i))).toArray
-  // This record's fields whose value did not convert (kept in the rescued-data column).
-  private val unconverted = scala.collection.mutable.ArrayBuffer.empty[Int]
+  private val fields = new BoundFields(negotiator, writer, names, bad, rescued)
+  private val rowFilter: BoundRowFilter = fields.rowFilter
+  private val converters: Array[TextConverter] = fields.converters
+  // The filter's fields are converted first; `others` are the rest (null at a filter field).
+  private val filterFields: Array[Int] = fields.filterFields
+  private val others: Array[TextConverter] = fields.others
+  private val lineWriter: ColumnWriter = writer.find(RecordColumns.Line).orNull
+  private val offsetWriter: ColumnWriter = writer.find(RecordColumns.Offset).orNull
+  private val fieldText: Int => String = i =>
+    if (i >= records.count || records.start(i) < 0) null
+    else
+      new String(records.bytes, records.start(i), records.length(i), java.nio.charset.StandardCharsets.UTF_8)
   // A count, or a query of hidden columns only: no field is cut or converted, so a record is never malformed
   // unless a mode must judge it (PERMISSIVE keeps a malformed record as a row anyway).
-  private val countOnly = converters.forall(_ == null) && bad.corrupt == null && !rescued.enabled &&
+  private val countOnly = !fields.anyConverted && bad.corrupt == null && !rescued.enabled &&
     bad.mode == ParseMode.Permissive && !discovering
   private var done = false
-
-  private def converter(name: String): TextConverter = writer.find(name) match {
-    case Some(w) if CommonOptions.converts(w, options) =>
-      TextConverter(if (rowFilter == null) w else rowFilter.wrap(w), settings, negotiator.fill(name))
-    case _ => null
-  }
 
   def next(): Boolean = {
     while (!done && !writer.isFull)
@@ -106,7 +91,7 @@ final class RecordReader(negotiator: SchemaNegotiator, records: FieldRecords) ex
   private def writeFields(): Boolean = {
     val bytes = records.bytes
     var badValue = false
-    if (rescued.enabled) unconverted.clear()
+    fields.startRecord()
     if (rowFilter != null) {
       // A record that fails the filter is not converted further: a bad value in its other fields is never
       // seen (as for an unprojected column). Its row is left unsaved; the next start() discards it.
@@ -169,33 +154,21 @@ final class RecordReader(negotiator: SchemaNegotiator, records: FieldRecords) ex
   }
 
   /** Applies the mode to an unconvertible value; false when the record is dropped. */
-  private def conversionFailed(i: Int): Boolean = {
-    val keep =
-      bad.unconvertible(where(errors), converters(i).writer, records.line, records.offset, fieldText(i))
-    if (keep && rescued.enabled) unconverted += i // kept as text in the rescued-data column, not lost
-    keep
-  }
+  private def conversionFailed(i: Int): Boolean =
+    fields.failed(i, where(errors), records.line, records.offset, fieldText(i))
 
-  private def fieldText(i: Int): String =
-    if (i >= records.count || records.start(i) < 0) null
-    else
-      new String(records.bytes, records.start(i), records.length(i), java.nio.charset.StandardCharsets.UTF_8)
-
-  /** Values with no column: fields the table lacks and values that did not convert (by name), extras (by
-    * their column, else `column_N`, N 1-based).
+  /** The rescued-data column: what [[BoundFields.rescue]] keeps, and extras (by their late column when the
+    * table lacks it, else `column_N`, N 1-based).
     */
-  private def rescue(): Unit = {
-    rescued.reset()
-    unknownFields.foreach(i => if (records.start(i) >= 0) rescued.put(names(i), fieldText(i)))
-    unconverted.foreach(i => rescued.put(names(i), fieldText(i)))
-    var i = names.length
-    while (i < records.count) {
-      if (records.start(i) >= 0 && records.extraColumn(i).forall(c => writer.find(c).isEmpty))
-        rescued.put(records.extraColumn(i).getOrElse(s"column_${i + 1}"), fieldText(i))
-      i += 1
+  private def rescue(): Unit =
+    fields.rescue(fieldText, records.line) {
+      var i = names.length
+      while (i < records.count) {
+        if (records.start(i) >= 0 && records.extraColumn(i).forall(c => writer.find(c).isEmpty))
+          rescued.put(records.extraColumn(i).getOrElse(s"column_${i + 1}"), fieldText(i))
+        i += 1
+      }
     }
-    rescued.write(records.line)
-  }
 
   def close(): Unit = records.close()
 }

@@ -5,16 +5,14 @@ import org.apache.spark.sql.types.{ArrayType, StringType, StructField, StructTyp
 import sparkdrill.reader.{
   BadRecords,
   BatchReader,
+  BoundFields,
   BoundRowFilter,
-  CommonOptions,
   ErrorClasses,
   ParseMode,
   RecordColumns,
   RescuedData,
-  RowFilter,
   SchemaNegotiator,
-  TextConverter,
-  TextValueOptions
+  TextConverter
 }
 import sparkdrill.loader.{ColumnWriter, RowWriter}
 
@@ -52,38 +50,33 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
   private var done = false
 
   private val readerSchema: StructType = readSchema()
-  private val loader = negotiator.build(readerSchema)
-  private val writer: RowWriter = loader.writer
-  // Late materialization (issue 15): only for fields bound to columns (by header or position), and only for
-  // columns this file has; null when off (see RowFilter.forRead for the other conditions).
-  private val rowFilter: BoundRowFilter =
-    if (!bindsFields) null else RowFilter.forRead(negotiator, writer, hasField).orNull
-  private def hasField(name: String): Boolean = readerSchema.fieldNames.exists(_.equalsIgnoreCase(name))
-  private val converters: Array[TextConverter] = bindFields()
+  private val writer: RowWriter = negotiator.build(readerSchema).writer
+  private val bad = new BadRecords(options, writer)
+  private val corruptWriter: ColumnWriter = bad.corrupt
+  private val rescued = new RescuedData(options, writer, errors.path)
+  // Fields bound to columns (by header name or by position), with the row filter (late materialization,
+  // issue 15), conversion failures and rescued values; none in the `columns` array layout.
+  private val fields =
+    new BoundFields(
+      negotiator,
+      writer,
+      if (bindsFields) readerSchema.fieldNames.toIndexedSeq else Vector(),
+      bad,
+      rescued
+    )
+  private val rowFilter: BoundRowFilter = fields.rowFilter
+  private val converters: Array[TextConverter] = fields.converters
   // The fields of the filter's columns, converted first; `others` are the rest (null at a filter field).
-  private val filterFields: Array[Int] =
-    if (rowFilter == null) Array.emptyIntArray
-    else converters.indices.filter(i => converters(i) != null && filtered(converters(i))).toArray
-  private def filtered(c: TextConverter): Boolean = rowFilter.captures(c.writer)
-  private val others: Array[TextConverter] =
-    if (filterFields.isEmpty) converters
-    else converters.indices.map(i => if (filterFields.contains(i)) null else converters(i)).toArray
+  private val filterFields: Array[Int] = fields.filterFields
+  private val others: Array[TextConverter] = fields.others
   private val columnsWriter: ColumnWriter =
     if (bindsFields) null
     else writer.find(TextBatchReader.ColumnsName).filter(_.isProjected).orNull
   private val lineWriter: ColumnWriter = writer.find(RecordColumns.Line).orNull
   private val offsetWriter: ColumnWriter = writer.find(RecordColumns.Offset).orNull
-  private val bad = new BadRecords(options, writer)
-  private val corruptWriter: ColumnWriter = bad.corrupt
-  private val rescued = new RescuedData(options, writer, errors.path)
-  // Header columns the table has no column for (under a defined or strict schema, or a stream's frozen one):
-  // their values go to the rescued-data column with the fields past the header.
-  private val unknownFields: Array[Int] =
-    if (!rescued.enabled || layout != TextLayout.Header) Array.emptyIntArray
-    else readerSchema.fields.indices.filterNot(i => negotiator.isTableColumn(readerSchema(i).name)).toArray
-  // This record's fields whose value did not convert to their column's type (kept in the rescued column).
-  private val unconverted = scala.collection.mutable.ArrayBuffer.empty[Int]
-  private val anyConverted = converters.exists(_ != null) || columnsWriter != null || rescued.enabled
+  // Field i's text, null past the record's last field (for the rescued-data column).
+  private val fieldText: Int => String = i => if (i < parser.fieldCount) parser.field(i) else null
+  private val anyConverted = fields.anyConverted || columnsWriter != null || rescued.enabled
   // `columns[n]`: only the listed elements are kept; the others are empty strings up to the largest index.
   private val columnsIndexes: Array[Boolean] =
     negotiator.requestedElements(TextBatchReader.ColumnsName) match {
@@ -159,21 +152,6 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
     }
   }
 
-  private def bindFields(): Array[TextConverter] =
-    if (!bindsFields) Array.empty
-    else {
-      val s = TextValueOptions.converterSettings(options)
-      readerSchema.fields.map { f =>
-        writer.find(f.name) match {
-          case Some(w) if CommonOptions.converts(w, options) =>
-            // A filter column is written through its capturing writer, which the filter reads.
-            val through = if (rowFilter == null) w else rowFilter.wrap(w)
-            TextConverter(through, s, negotiator.fill(f.name))
-          case _ => null
-        }
-      }
-    }
-
   def next(): Boolean = {
     if (done) return false
     while (!writer.isFull) {
@@ -245,7 +223,7 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
     val bound = converters.length
     val bytes = parser.bytes
     var badValue = false
-    if (rescued.enabled) unconverted.clear()
+    fields.startRecord()
     if (rowFilter != null) {
       // The filter's fields first, a short row's missing ones included. A record that fails the filter is not
       // converted further, so a bad value in its other fields is never seen (as for an unprojected column).
@@ -289,23 +267,16 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
   }
 
   /** Applies the mode to an unconvertible value; false when the record is dropped. */
-  private def conversionFailed(i: Int): Boolean = {
-    val keep =
-      bad.unconvertible(errors, converters(i).writer, recordLine, parser.recordOffset, parser.field(i))
-    if (keep && rescued.enabled) unconverted += i // kept as text in the rescued-data column, not lost
-    keep
-  }
+  private def conversionFailed(i: Int): Boolean =
+    fields.failed(i, errors, recordLine, parser.recordOffset, parser.field(i))
 
-  /** The values of header columns the table lacks and of fields that did not convert (by name), and of the
-    * fields past the header (`from` to `until`, keyed by `column_N`, N 1-based).
+  /** The rescued-data column: what [[BoundFields.rescue]] keeps, and the fields past the header (`from` to
+    * `until`, keyed by `column_N`, N 1-based).
     */
-  private def rescue(from: Int, until: Int): Unit = {
-    rescued.reset()
-    unknownFields.foreach(i => if (i < until) rescued.put(readerSchema(i).name, parser.field(i)))
-    unconverted.foreach(i => rescued.put(readerSchema(i).name, parser.field(i)))
-    (from until until).foreach(i => rescued.put(s"column_${i + 1}", parser.field(i)))
-    rescued.write(if (blocks == null) recordLine else -1L)
-  }
+  private def rescue(from: Int, until: Int): Unit =
+    fields.rescue(fieldText, if (blocks == null) recordLine else -1L) {
+      (from until until).foreach(i => rescued.put(s"column_${i + 1}", parser.field(i)))
+    }
 
   private def writeColumnsArray(): Unit = {
     val array = columnsWriter.array
