@@ -2,6 +2,7 @@ package sparkdrill.formats.json
 
 import java.nio.ByteOrder
 
+import com.fasterxml.jackson.core.{JsonParseException, JsonParser}
 import org.apache.spark.unsafe.Platform
 
 /** What Jackson's reader lets through inside a string and JSON does not (RFC 8259: UTF-8 text, RFC 3629): an
@@ -131,3 +132,9 @@ private[json] object JsonText {
   private def in(buf: Array[Byte], i: Int, until: Int, low: Int, high: Int): Boolean =
     i < until && (buf(i) & 0xff) >= low && (buf(i) & 0xff) <= high
 }
+
+/** Text Jackson read that is not well-formed ([[JsonRecords.checkText]]): a parse error of the record, at
+  * `line` and `column` (from 1, in bytes, as Jackson counts them) of the file.
+  */
+private[json] final class InvalidText(message: String, val line: Long, val column: Long)
+    extends JsonParseException(null: JsonParser, message)
