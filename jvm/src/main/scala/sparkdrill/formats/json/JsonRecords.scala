@@ -346,10 +346,12 @@ private[json] final class JsonRecords(
     val at = current.currentTokenLocation()
     val start = origin.offsetOf(at)
     val startLine = origin.lineOf(at)
+    val before = origin.columnOf(at) - 1 // the line's bytes before the array, which the new parser skips
     tape.release(start)
     val root = RootArrays.firstIsRoot(current, tape, start)
     current.close()
     restartParser(start, startLine)
+    origin.lead -= before
     current.nextToken()
     root
   }

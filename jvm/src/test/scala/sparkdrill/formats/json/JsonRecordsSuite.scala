@@ -91,4 +91,18 @@ class JsonRecordsSuite extends AnyFunSuite {
       broken.close()
     }
   }
+
+  test("an error's column in a root array that starts within its line counts the line's bytes before it") {
+    for (readsBytes <- Seq(true, false); indent <- Seq("", "   ")) {
+      val text = indent + "[{\"a\": 1}, {\"a\": x}]\n"
+      val r = open(text, readsBytes)
+      assert(r.next())
+      readRecord(r)
+      assert(r.next())
+      val e = intercept[com.fasterxml.jackson.core.JsonParseException](readRecord(r))
+      // The `x` is at column 20 after the indent, as an editor counts it.
+      assert(r.location(e).contains(s" at line 1, column ${20 + indent.length}"), (readsBytes, indent))
+      r.close()
+    }
+  }
 }
