@@ -72,7 +72,7 @@ private[sparkdrill] final class JsonSampler(
     StructType(columns.values.map { case (name, kind) =>
       StructField(
         name,
-        if (allText) TypeLattice.toType(TypeLattice.allText(TypeLattice.of(fileType(kind))))
+        if (allText) TypeLattice.toType(TypeLattice.allText(kind))
         else fileType(kind)
       )
     }.toSeq)

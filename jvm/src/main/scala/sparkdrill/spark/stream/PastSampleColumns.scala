@@ -1,5 +1,7 @@
 package sparkdrill.spark.stream
 
+import scala.annotation.tailrec
+
 import java.io.IOException
 
 import org.apache.hadoop.conf.Configuration
@@ -45,23 +47,22 @@ private[sparkdrill] final case class PastSampleColumns(
 
   // Tasks of one micro-batch (and a task's retries) may meet new members at once: each appends what the
   // newest version lacks, and one that finds its number taken looks again. Bounded: a version only grows.
-  private def writeNext(file: String, columns: StructType, conf: Configuration): SchemaVersion = {
-    var attempt = 0
-    while (true) {
-      val newest =
-        SchemaVersions.newest(location, conf).filter(_.version > version.version).getOrElse(version)
-      SchemaChanges.withColumns(newest, columns, file, fingerprint) match {
-        case None => return newest // another task (or an earlier attempt of this one) wrote them
-        case Some(next) =>
-          try {
-            SchemaVersions.write(location, next, conf)
-            return next
-          } catch {
-            case _: IOException if attempt < PastSampleColumns.Attempts => attempt += 1 // taken: look again
-          }
-      }
+  @tailrec
+  private def writeNext(
+      file: String,
+      columns: StructType,
+      conf: Configuration,
+      attempt: Int = 0
+  ): SchemaVersion = {
+    val newest = SchemaVersions.newest(location, conf).filter(_.version > version.version).getOrElse(version)
+    SchemaChanges.withColumns(newest, columns, file, fingerprint) match {
+      case None => newest // another task (or an earlier attempt of this one) wrote them
+      case Some(next) =>
+        val written =
+          try { SchemaVersions.write(location, next, conf); true }
+          catch { case _: IOException if attempt < PastSampleColumns.Attempts => false } // taken: look again
+        if (written) next else writeNext(file, columns, conf, attempt + 1)
     }
-    throw new IllegalStateException("unreachable")
   }
 }
 
