@@ -28,7 +28,9 @@ private[sparkdrill] final class OutputAssembler(spec: ScanSpec) extends AutoClos
     * judge, not discovery, as the file may have changed since (a header gained or lost a column).
     */
   def startFile(task: FileTask, declared: Option[StructType]): Unit = {
-    val has = declared.fold(Set.empty[String])(_.fieldNames.map(_.toLowerCase(Locale.ROOT)).toSet)
+    val has =
+      if (spec.fillsWhereAbsent.isEmpty) Set.empty[String]
+      else declared.fold(Set.empty[String])(_.fieldNames.map(_.toLowerCase(Locale.ROOT)).toSet)
     var i = 0
     while (i < sources.length) {
       sources(i) match {

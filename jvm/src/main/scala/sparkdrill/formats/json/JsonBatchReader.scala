@@ -295,7 +295,7 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, re
 
   /** A parser of the current record's bytes, which the reader has read to its end, on its START_OBJECT. */
   private def reread(): JsonParser = {
-    val again = JsonParsers.factory.createParser(records.bytes)
+    val again = JsonParsers.forFile().createParser(records.bytes)
     again.nextToken()
     rereading = true
     again
