@@ -3,6 +3,42 @@ package sparkdrill.scan
 import sparkdrill.reader.{ErrorClasses, OptionException, OptionSpec, ReaderOptions}
 import sparkdrill.reader.OptionKind._
 
+/** How a stream meets columns its schema lacks (SPEC 11, "New columns"): option `schemaEvolutionMode`.
+  *
+  * @param watches the stream looks at each new file's columns before it plans a micro-batch (and stops a
+  *   micro-batch at a JSON member met past the sample)
+  * @param evolves a change makes a new schema version (else the query stops and the schema stays)
+  * @param widens a type that widens is a change too
+  */
+private[sparkdrill] sealed abstract class EvolutionMode(
+    val name: String,
+    val watches: Boolean,
+    val evolves: Boolean,
+    val widens: Boolean
+) extends Serializable {
+  override def toString: String = name
+}
+
+private[sparkdrill] object EvolutionMode {
+  case object AddNewColumns extends EvolutionMode("addNewColumns", true, true, false)
+  case object AddNewColumnsWithTypeWidening
+      extends EvolutionMode("addNewColumnsWithTypeWidening", true, true, true)
+  case object Rescue extends EvolutionMode("rescue", false, false, false)
+  case object Ignore extends EvolutionMode("none", false, false, false)
+  case object FailOnNewColumns extends EvolutionMode("failOnNewColumns", true, false, false)
+
+  val all: Seq[EvolutionMode] =
+    Seq(AddNewColumns, Rescue, Ignore, FailOnNewColumns, AddNewColumnsWithTypeWidening)
+
+  /** The mode set, else `addNewColumns` for a discovered schema and `none` for a defined one or a `project`
+    * list (whose columns the user chose: others are not new to it).
+    */
+  def of(options: ReaderOptions, definedByUser: Boolean): EvolutionMode =
+    options
+      .get(StreamOptions.SchemaEvolutionMode)
+      .getOrElse(if (definedByUser || options.isSet(ScanOptions.Project)) Ignore else AddNewColumns)
+}
+
 /** The options only a stream takes (SPEC 11): part of the one option table ([[ScanOptions.catalog]]), and
   * refused on a batch read. They choose files and state, never what discovery finds in a file.
   */
@@ -37,9 +73,9 @@ private[sparkdrill] object StreamOptions {
     Text,
     "hidden columns a stream adds as ordinary ones, at the end: filename,lmt,_line"
   )
-  val SchemaEvolutionMode: OptionSpec[String] = OptionSpec.optional(
+  val SchemaEvolutionMode: OptionSpec[EvolutionMode] = OptionSpec.optional(
     "schemaEvolutionMode",
-    Choice.words("addNewColumns", "rescue", "none", "failOnNewColumns", "addNewColumnsWithTypeWidening"),
+    new Choice[EvolutionMode](EvolutionMode.all.map(m => m.name -> m)),
     "what a stream does with columns its schema lacks (docs/streaming.md); default addNewColumns, none with .schema(...)"
   )
 

@@ -148,6 +148,19 @@ private[sparkdrill] final class TableScan private (
     })
 }
 
+/** What discovery found: the files it could read, in listing order, with their reader schemas. */
+private[sparkdrill] final case class Discovered(
+    files: IndexedSeq[ScanFile],
+    schemas: IndexedSeq[StructType],
+    stats: DiscoveryStats
+)
+
+private[sparkdrill] object Discovered {
+
+  /** No files: what a plan made from the schema alone starts from. */
+  val none: Discovered = Discovered(IndexedSeq.empty, IndexedSeq.empty, DiscoveryStats(0, 0, 0, 0, Nil))
+}
+
 /** Milliseconds the planner's steps took on the driver (discovery: of the files no cache held). */
 private[sparkdrill] final case class PlanningTimes(discoveryMillis: Long, resolveMillis: Long)
 
@@ -254,34 +267,25 @@ private[sparkdrill] object TableScan {
       conf: Configuration,
       discoverAll: SchemaDiscovery.Many = SchemaDiscovery.locally,
       parsers: Seq[ColumnParser] = Nil,
-      listingMillis: Long = 0L
+      listingMillis: Long = 0L,
+      discovered: Option[Discovered] = None,
+      byPosition: Option[Boolean] = None
   ): TableScan = {
     val started = System.nanoTime()
     // Discovery runs under a defined schema too: splits past a file's header need the header's order.
     // Files discovery found corrupt (under ignoreCorruptFiles) are left out of the table. Files whose
-    // schema a cache holds (same path, length, time and discovery options) are not read again.
-    val (schemas, stats) = CachedDiscovery.discover(listed, options, conf, discoverAll)
+    // schema a cache holds (same path, length, time and discovery options) are not read again; a stream
+    // hands over what it discovered when it admitted the files.
+    val found = discovered.getOrElse(discover(listed, options, conf, discoverAll))
     val discoveredAt = System.nanoTime()
-    val discovered = listed.zip(schemas).collect { case (f, Some(s)) => f -> s }
-    val files = discovered.map(_._1)
-    val fileSchemas = discovered.map(_._2)
-    val plugins = files.map(f => FormatRegistry.named(f.format))
-    val config = ScanConfig.fromOptions(
-      options,
-      definedSchema,
-      parsers,
-      byPosition = plugins.exists(_.bindsByPosition(options))
-    )
-    val found = files.indices.map { i =>
-      val plugin = plugins(i)
-      // A positional file reports the `columns` array, which a provided or defined schema replaces.
-      val own = if (plugin.bindsByPosition(options) && config.positional) new StructType() else fileSchemas(i)
-      val found = if (plugin.sampleRows(options) > 0) Discovery.Sampled else Discovery.HeaderOnly
-      FileSchema(files(i).info, own, found)
-    }
+    val files = found.files
+    val fileSchemas = found.schemas
+    val positional = byPosition.getOrElse(bindsByPosition(files, options))
+    val config = ScanConfig.fromOptions(options, definedSchema, parsers, positional)
+    val trackerInput = forTracker(found, options, config)
     val projection =
       options.get(ScanOptions.Project).map(ProjectionParser.parse).getOrElse(Projection.wildcard)
-    val resolved = ScanSchemaTracker.resolve(config, projection, found)
+    val resolved = ScanSchemaTracker.resolve(config, projection, trackerInput)
     val done = System.nanoTime()
     // Where a load's time goes, for a user wondering why load() of a large tree is slow (and the bench).
     log.info(
@@ -290,8 +294,47 @@ private[sparkdrill] object TableScan {
         f"schema ${(done - discoveredAt) / 1e6}%.0f ms"
     )
     val timings = PlanningTimes((discoveredAt - started) / 1000000, (done - discoveredAt) / 1000000)
-    new TableScan(paths, options, files, fileSchemas, stats, resolved, config, conf, timings)
+    new TableScan(paths, options, files, fileSchemas, found.stats, resolved, config, conf, timings)
   }
+
+  /** The planner's discovery step: each file's reader schema, through the discovery caches; files found
+    * corrupt (under `ignoreCorruptFiles`) are left out.
+    */
+  def discover(
+      listed: IndexedSeq[ScanFile],
+      options: ReaderOptions,
+      conf: Configuration,
+      discoverAll: SchemaDiscovery.Many
+  ): Discovered = {
+    val (schemas, stats) = CachedDiscovery.discover(listed, options, conf, discoverAll)
+    val kept = listed.zip(schemas).collect { case (f, Some(s)) => f -> s }
+    Discovered(kept.map(_._1), kept.map(_._2), stats)
+  }
+
+  /** Whether files read under `options` alone would bind fields by position: the `format`'s answer, else
+    * that of any format that claims files by suffix under them (for a stream planned before its files land).
+    */
+  def bindsByPosition(options: ReaderOptions): Boolean =
+    options.get(ScanOptions.Format) match {
+      case Some(name) => FormatRegistry.named(name).bindsByPosition(options)
+      case None => FormatRegistry.plugins.filter(_.claimsSuffix(options)).exists(_.bindsByPosition(options))
+    }
+
+  /** Whether any of `files` binds its fields by position (headerless text): the tracker's `byPosition`. */
+  def bindsByPosition(files: Seq[ScanFile], options: ReaderOptions): Boolean =
+    files.map(_.format).distinct.exists(f => FormatRegistry.named(f).bindsByPosition(options))
+
+  /** The tracker's input for discovered files: each file's reader schema, or none for a positional file under
+    * a provided or defined schema (its `columns` array is what the schema replaces).
+    */
+  def forTracker(found: Discovered, options: ReaderOptions, config: ScanConfig): IndexedSeq[FileSchema] =
+    found.files.indices.map { i =>
+      val plugin = FormatRegistry.named(found.files(i).format)
+      val own =
+        if (plugin.bindsByPosition(options) && config.positional) new StructType() else found.schemas(i)
+      val how = if (plugin.sampleRows(options) > 0) Discovery.Sampled else Discovery.HeaderOnly
+      FileSchema(found.files(i).info, own, how)
+    }
 
   private val log = org.slf4j.LoggerFactory.getLogger(classOf[TableScan])
 

@@ -8,7 +8,7 @@ import org.apache.spark.sql.sources.DataSourceRegister
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
-import sparkdrill.spark.stream.{StreamDefinition, StreamTable, StreamingLoad}
+import sparkdrill.spark.stream.{StreamTable, StreamingLoad}
 
 /** `spark.read.format("drill")` and `spark.readStream.format("drill")`. Spark calls `inferSchema` and then
   * `getTable` on one instance per `load()`: the table made for `inferSchema` is kept so that listing and
@@ -26,7 +26,7 @@ final class DrillSource extends TableProvider with DataSourceRegister {
   override def inferSchema(options: CaseInsensitiveStringMap): StructType = {
     SparkLineCheck.verified
     inferred =
-      if (StreamingLoad.active) new StreamTable(StreamDefinition.load(options, defined = None))
+      if (StreamingLoad.active) StreamTable.open(options, defined = None)
       else DrillTable.open(options, definedSchema = None)
     inferred.schema()
   }
@@ -39,7 +39,7 @@ final class DrillSource extends TableProvider with DataSourceRegister {
     SparkLineCheck.verified
     val options = new CaseInsensitiveStringMap(properties)
     if (inferred != null && (inferred.schema() eq schema)) inferred
-    else if (StreamingLoad.active) new StreamTable(StreamDefinition.load(options, defined = Some(schema)))
+    else if (StreamingLoad.active) StreamTable.open(options, defined = Some(schema))
     else DrillTable.open(options, definedSchema = Some(schema))
   }
 }

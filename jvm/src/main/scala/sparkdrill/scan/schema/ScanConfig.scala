@@ -37,6 +37,15 @@ private[sparkdrill] object PartitionStyle {
   case object Hive extends PartitionStyle
 }
 
+/** The columns of a stream's schema version so far, resolved with the files that version has not seen: they
+  * lead the table in their order, as if read from a file before all others. Frozen (`addNewColumns`), each
+  * keeps its type, as a provided column does; otherwise (`addNewColumnsWithTypeWidening`) its type joins the
+  * files' types as another file's would, so the result is batch discovery's over every file read so far.
+  *
+  * @param source names the version in the tracker's reports (`schema version 3`)
+  */
+private[sparkdrill] final case class EarlierColumns(schema: StructType, frozen: Boolean, source: String)
+
 /** Everything the tracker needs besides the projection and the files.
   *
   * @param byPosition the files name no columns (headerless text): a provided or defined schema binds to
@@ -46,6 +55,7 @@ private[sparkdrill] object PartitionStyle {
   * @param mapInferenceThreshold objects of more distinct keys than this, across the files, are maps
   *   ([[sparkdrill.reader.TypeLattice.join]]); negative: never
   * @param maxSchemaFields the most leaf fields the discovered columns may have ([[SchemaWidth]])
+  * @param earlier a stream's schema version so far, whose columns lead the table ([[EarlierColumns]])
   */
 private[sparkdrill] final case class ScanConfig(
     schemaMode: SchemaMode = SchemaMode.Evolve,
@@ -61,7 +71,8 @@ private[sparkdrill] final case class ScanConfig(
     extraColumns: Seq[String] = Nil,
     parsers: Seq[ColumnParser] = Nil,
     mapInferenceThreshold: Int = ScanConfig.DefaultMapInferenceThreshold,
-    maxSchemaFields: Int = ScanConfig.DefaultMaxSchemaFields
+    maxSchemaFields: Int = ScanConfig.DefaultMaxSchemaFields,
+    earlier: Option[EarlierColumns] = None
 ) {
 
   /** Headerless text binds provided (or defined) columns to fields by position (SPEC 5). */

@@ -20,6 +20,9 @@ private[sparkdrill] object ColumnOrigin {
   /** A column the readers fill themselves: the corrupt-record or rescued-data column. */
   case object Reader extends ColumnOrigin
   final case class Discovered(firstFile: String) extends ColumnOrigin
+
+  /** A frozen column of a stream's earlier schema version ([[EarlierColumns]]). */
+  final case class Earlier(source: String) extends ColumnOrigin
 }
 
 /** One column of the merged table: what every reader must produce for it, and how to fill it where a file
@@ -97,6 +100,31 @@ private[sparkdrill] object TableMerger {
           provided.ignoredDefaults.foreach { n =>
             warnings += s"providedSchema: the DEFAULT of nullable column '$n' is ignored (only NOT NULL columns take defaults)"
           }
+        }
+    }
+
+    // A stream's version so far leads, after any provided columns (which it holds with their types already).
+    if (config.definedSchema.isEmpty) config.earlier.foreach { earlier =>
+      earlier.schema.fields
+        .filterNot(f => entries.contains(lower(f.name)) || partitionKeys(lower(f.name)))
+        .foreach { f =>
+          entries(lower(f.name)) =
+            if (earlier.frozen)
+              Fixed(
+                ScanColumn(
+                  f.name,
+                  f.dataType,
+                  f.nullable,
+                  Fill.Null,
+                  ColumnOrigin.Earlier(earlier.source),
+                  None
+                )
+              )
+            else {
+              val found = new Found(f.name, earlier.source)
+              found.kind = TypeLattice.withMaps(TypeLattice.of(f.dataType), config.mapInferenceThreshold)
+              found
+            }
         }
     }
 

@@ -1,5 +1,7 @@
 package sparkdrill.spark.stream
 
+import sparkdrill.stream.schema._
+
 import java.util
 
 import org.apache.spark.sql.catalyst.InternalRow

@@ -1,5 +1,7 @@
 package sparkdrill.spark.stream
 
+import sparkdrill.stream.state._
+
 import java.io.FileNotFoundException
 import java.util
 

@@ -6,7 +6,12 @@ import org.apache.spark.sql.connector.catalog.{SupportsRead, Table, TableCapabil
 import org.apache.spark.sql.connector.read.{Scan, ScanBuilder, SupportsPushDownRequiredColumns}
 import org.apache.spark.sql.connector.read.streaming.MicroBatchStream
 import org.apache.spark.sql.types.StructType
+import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
+
+import sparkdrill.spark.{DrillTable, ParallelDiscovery, SessionContext}
+import sparkdrill.spark.python.ColumnParserRegistry
+import sparkdrill.stream.{StreamDefinition, StreamSession}
 
 /** The table `spark.readStream.format("drill").load(path)` reads: micro-batch reads only, and no metadata
   * columns (Spark has none in streams: its analyzer would add them to a scan that never sees them), so
@@ -23,6 +28,32 @@ private[sparkdrill] final class StreamTable(val definition: StreamDefinition)
 
   override def newScanBuilder(options: CaseInsensitiveStringMap): ScanBuilder = new StreamScanBuilder(
     definition
+  )
+}
+
+private[sparkdrill] object StreamTable {
+
+  /** What `spark.readStream.format("drill")...load(path)` builds: the schema from `.schema(...)`, else the
+    * newest version in `schemaLocation`, else discovery of the files there now, stored as version 0.
+    */
+  def open(options: CaseInsensitiveStringMap, defined: Option[StructType]): StreamTable = {
+    val session = SessionContext.active
+    val definition = StreamDefinition.load(
+      DrillTable.paths(options),
+      DrillTable.readOptions(options, session),
+      defined,
+      SessionContext.hadoopConf(session, options),
+      streamSession(session)
+    )
+    new StreamTable(definition)
+  }
+
+  /** What the stream engine takes from `session`. */
+  def streamSession(session: SparkSession): StreamSession = StreamSession(
+    SessionContext.zone(session),
+    ParallelDiscovery(session),
+    () => ColumnParserRegistry.forSession(session),
+    () => SessionContext.splitSettings(session)
   )
 }
 

@@ -1,5 +1,7 @@
 package sparkdrill.spark.stream
 
+import sparkdrill.stream._
+
 import java.nio.file.{Files, Path => JPath}
 
 import scala.jdk.CollectionConverters._
@@ -25,7 +27,7 @@ class MicroBatchStreamSuite extends AnyFunSuite with TestFiles with LocalSpark {
         "schemaLocation" -> root.resolve("schemas").toString,
         "header" -> "true"
       ) ++ options
-    StreamDefinition.load(new CaseInsensitiveStringMap(all.asJava), defined = None)
+    StreamTable.open(new CaseInsensitiveStringMap(all.asJava), defined = None).definition
   }
 
   private def source(d: StreamDefinition, required: StructType = null): DrillMicroBatchStream =

@@ -1,5 +1,7 @@
 package sparkdrill.spark.stream
 
+import sparkdrill.stream.state._
+
 import java.sql.Timestamp
 
 import org.apache.hadoop.fs.Path
@@ -7,7 +9,7 @@ import org.apache.spark.sql.Row
 import org.scalatest.funsuite.AnyFunSuite
 
 import sparkdrill.{LocalSpark, TestFiles}
-import sparkdrill.spark.stream.StreamStateFixtures._
+import sparkdrill.stream.state.StreamStateFixtures._
 
 class StateSourceSuite extends AnyFunSuite with TestFiles with LocalSpark {
   private def checkpoint: String = "file:" + root.resolve("checkpoint")

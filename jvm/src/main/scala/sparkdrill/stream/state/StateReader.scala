@@ -1,4 +1,4 @@
-package sparkdrill.spark.stream
+package sparkdrill.stream.state
 
 import java.io.FileNotFoundException
 
@@ -7,7 +7,7 @@ import org.apache.hadoop.fs.{FileSystem, Path}
 /** Reads of the state that need no lease: `batch(id)` and the `drill-state` listing, which runs while the
   * stream does. A compaction may delete a file between the listing and the read; the read then lists again.
   */
-private[stream] object StateReader {
+private[sparkdrill] object StateReader {
   private val Attempts = 5
 
   /** The files of batch `id`, from its batch file or the tier holding it. */
@@ -51,7 +51,7 @@ private[stream] object StateReader {
 }
 
 /** A state as read at one moment, for the `drill-state` listing. */
-private[stream] final case class StateSnapshot(
+private[sparkdrill] final case class StateSnapshot(
     dir: Path,
     metadata: StateMetadata,
     lastCommittedBatchId: Long,

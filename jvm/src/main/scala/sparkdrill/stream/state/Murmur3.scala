@@ -1,11 +1,11 @@
-package sparkdrill.spark.stream
+package sparkdrill.stream.state
 
 /** MurmurHash3 x64_128 (Austin Appleby's public-domain design), seed 0, over a byte range: the two 64-bit
   * halves of a path's identity in PathIndex. 128 bits so that a collision between two of a stream's paths
   * (which would make the source skip a file forever) is out of reach: about 2^-88 at 10^12 files.
   * Little-endian blocks, as the reference implementation reads them, so the halves equal other ports'.
   */
-private[stream] object Murmur3 {
+private[sparkdrill] object Murmur3 {
   private final val C1 = 0x87c37b91114253d5L
   private final val C2 = 0x4cf5ad432745937fL
 

@@ -1,4 +1,4 @@
-package sparkdrill.spark.stream
+package sparkdrill.stream.state
 
 import java.nio.charset.StandardCharsets
 
@@ -11,7 +11,7 @@ import java.nio.charset.StandardCharsets
   * (0, 1); no path is kept, so the hash is the identity (its collision odds are in Murmur3's header).
   * Single-threaded, like the source that owns it.
   */
-private[stream] final class PathIndex(initialCapacity: Int = 16) {
+private[sparkdrill] final class PathIndex(initialCapacity: Int = 16) {
   private var capacity: Int = PathIndex.powerOfTwoAtLeast(math.max(initialCapacity, 16))
   private var slots: Array[Long] = new Array[Long](3 * capacity)
   private var count: Int = 0
@@ -107,7 +107,7 @@ private[stream] final class PathIndex(initialCapacity: Int = 16) {
   }
 }
 
-private[stream] object PathIndex {
+private[sparkdrill] object PathIndex {
   // 3 longs per slot in one array: 2^29 slots is the largest whose array length fits an Int.
   private val MaxCapacity = 1 << 29
 

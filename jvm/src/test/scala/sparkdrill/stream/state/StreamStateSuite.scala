@@ -1,4 +1,4 @@
-package sparkdrill.spark.stream
+package sparkdrill.stream.state
 
 import java.io.IOException
 import java.nio.file.{Files => JFiles}
@@ -7,7 +7,7 @@ import org.apache.hadoop.fs.{FileAlreadyExistsException, Path}
 import org.scalatest.funsuite.AnyFunSuite
 
 import sparkdrill.TestFiles
-import sparkdrill.spark.stream.StreamStateFixtures._
+import sparkdrill.stream.state.StreamStateFixtures._
 
 class StreamStateSuite extends AnyFunSuite with TestFiles {
   private def stateDir: Path = new Path("file:" + root.resolve("checkpoint/sources/0/drill"))

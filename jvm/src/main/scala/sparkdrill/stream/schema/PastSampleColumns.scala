@@ -1,4 +1,4 @@
-package sparkdrill.spark.stream
+package sparkdrill.stream.schema
 
 import scala.annotation.tailrec
 
@@ -7,7 +7,10 @@ import java.io.IOException
 import org.apache.hadoop.conf.Configuration
 import org.apache.spark.sql.types.StructType
 
-import sparkdrill.scan.LateColumns
+import sparkdrill.projection.FileInfo
+import sparkdrill.reader.ReaderOptions
+import sparkdrill.scan.{EvolutionMode, LateColumns}
+import sparkdrill.scan.schema.{Discovery, FileSchema}
 
 /** A stream's answer to a JSON member first met past the discovery sample, in a task (SPEC 11, "New
   * columns"): the micro-batch reading it stops before it commits. An evolving mode first writes the next
@@ -17,32 +20,20 @@ import sparkdrill.scan.LateColumns
   *
   * @param location the stream's `schemaLocation`
   * @param version the version the micro-batch reads under
+  * @param options the stream's read options: the next version is [[SchemaEvolution]]'s, as at the barrier
   */
 private[sparkdrill] final case class PastSampleColumns(
     location: String,
     version: SchemaVersion,
-    mode: String,
-    fingerprint: String
+    options: ReaderOptions
 ) extends LateColumns {
+  private def mode: EvolutionMode = EvolutionMode.of(options, definedByUser = false)
 
   override def stop(file: String, columns: StructType, line: Long, conf: Configuration): Nothing = {
-    val names = columns.fieldNames.mkString(", ")
-    val where =
-      s"$file has, at line $line (past the discovery sample), columns the stream's schema lacks: $names"
-    if (!EvolutionMode.evolves(mode))
-      throw new StreamSchemaException(
-        StreamSchemaException.NewColumns,
-        s"$where. schemaEvolutionMode=$mode stops here and keeps the schema: give a schema that has them " +
-          "(.schema(...), or a new version in schemaLocation), then restart"
-      )
+    val names = columns.fieldNames.toSeq
+    if (!mode.evolves) throw StreamStops.newColumns(file, names, mode, Some(line))
     val written = writeNext(file, columns, conf)
-    throw new StreamSchemaException(
-      StreamSchemaException.Changed,
-      s"the stream's schema changed: $where. Version ${written.version} (adding ${written.added.mkString(", ")})" +
-        s" is in schemaLocation $location, after version ${version.version}. Build the DataFrame again and " +
-        "restart the query from the same checkpoint (sd.run_stream does both): the micro-batch that read it is " +
-        "read again, with the new columns"
-    )
+    throw StreamStops.changed(file, names, version.version, written, location, Some(line))
   }
 
   // Tasks of one micro-batch (and a task's retries) may meet new members at once: each appends what the
@@ -55,7 +46,10 @@ private[sparkdrill] final case class PastSampleColumns(
       attempt: Int = 0
   ): SchemaVersion = {
     val newest = SchemaVersions.newest(location, conf).filter(_.version > version.version).getOrElse(version)
-    SchemaChanges.withColumns(newest, columns, file, fingerprint) match {
+    // The members as a file of their own: its partition columns are the version's already (the barrier saw
+    // the file), and its JSON reader types them as discovery does.
+    val found = FileSchema(FileInfo(file, Nil, 0L, 0L), columns, Discovery.Sampled)
+    SchemaEvolution(options, byPosition = false).next(newest, Seq(found), file) match {
       case None => newest // another task (or an earlier attempt of this one) wrote them
       case Some(next) =>
         val written =

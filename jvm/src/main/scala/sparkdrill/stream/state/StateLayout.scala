@@ -1,4 +1,4 @@
-package sparkdrill.spark.stream
+package sparkdrill.stream.state
 
 import java.io.FileNotFoundException
 
@@ -23,7 +23,7 @@ import org.apache.hadoop.fs.{FileSystem, Path}
   * widest file wins and the ones it covers are ignored (and deleted by the next writer), so no file is ever
   * read twice.
   */
-private[stream] final class StateLayout(val dir: Path) {
+private[sparkdrill] final class StateLayout(val dir: Path) {
   val metadata = new Path(dir, "metadata.json")
   val lease = new Path(dir, "lease")
   val batches = new Path(dir, "batches")
@@ -53,7 +53,7 @@ private[stream] final class StateLayout(val dir: Path) {
 /** A listing of the state: the data files to read (`live`, by first batch id), those a wider file already
   * holds (`covered`), files a crashed writer left half-written, and the commit markers' ids.
   */
-private[stream] final case class StateListing(
+private[sparkdrill] final case class StateListing(
     live: Seq[DataFile],
     covered: Seq[DataFile],
     leftovers: Seq[Path],
@@ -67,12 +67,12 @@ private[stream] final case class StateListing(
 }
 
 /** A batch file (level 0, one id) or a tier file (level k, the aligned range first..last). */
-private[stream] final case class DataFile(path: Path, level: Int, first: Long, last: Long) {
+private[sparkdrill] final case class DataFile(path: Path, level: Int, first: Long, last: Long) {
   def covers(other: DataFile): Boolean = first <= other.first && other.last <= last
   def overlaps(other: DataFile): Boolean = first <= other.last && other.first <= last
 }
 
-private[stream] object StateLayout {
+private[sparkdrill] object StateLayout {
   private val TierName = """(\d+)-(\d+)-(\d+)""".r
 
   def id(name: String): Option[Long] =

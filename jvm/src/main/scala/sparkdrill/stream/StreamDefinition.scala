@@ -1,15 +1,22 @@
-package sparkdrill.spark.stream
+package sparkdrill.stream
 
 import org.apache.hadoop.conf.Configuration
-import org.apache.spark.sql.SparkSession
+import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.types.{StructField, StructType}
-import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 import sparkdrill.reader.{CommonOptions, ReaderOptions}
-import sparkdrill.scan.{FileLister, ScanFile, ScanOptions, StreamOptions, TableScan}
+import sparkdrill.scan.{
+  Discovered,
+  EvolutionMode,
+  FileLister,
+  QueryPlan,
+  ScanFile,
+  ScanOptions,
+  StreamOptions,
+  TableScan
+}
 import sparkdrill.scan.schema.ScanConfig
-import sparkdrill.spark.{DrillTable, ParallelDiscovery, SessionContext}
-import sparkdrill.spark.python.ColumnParserRegistry
+import sparkdrill.stream.schema._
 
 /** A stream as `load()` fixed it (SPEC 11, "Schema"): its one input path, its options, the schema version it
   * reads under and the hidden columns `includeColumns` adds. Every micro-batch is planned from it.
@@ -17,6 +24,7 @@ import sparkdrill.spark.python.ColumnParserRegistry
   * @param root the directory the input's files are listed from, qualified (state paths are relative to it)
   * @param version the schema: the user's (`.schema(...)`, version -1) or one stored in `schemaLocation`
   * @param include the hidden columns added as ordinary ones, at the end
+  * @param byPosition the input's files bind fields by position (headerless text), fixed at `load()`
   */
 private[sparkdrill] final case class StreamDefinition(
     path: String,
@@ -24,7 +32,8 @@ private[sparkdrill] final case class StreamDefinition(
     options: ReaderOptions,
     version: SchemaVersion,
     include: Seq[StructField],
-    conf: Configuration
+    conf: Configuration,
+    byPosition: Boolean
 ) {
 
   /** The stream's columns, as its DataFrame has them. */
@@ -33,27 +42,43 @@ private[sparkdrill] final case class StreamDefinition(
   def definedByUser: Boolean = version.definedByUser
 
   /** `schemaEvolutionMode`, or its default for this stream. */
-  val evolutionMode: String = EvolutionMode.of(options, definedByUser)
+  val evolutionMode: EvolutionMode = EvolutionMode.of(options, definedByUser)
 
-  /** Plans files of a micro-batch against this schema: discovery of just these files (through the discovery
-    * caches), resolution under the stream's data columns as a defined schema (types are frozen; columns the
-    * schema lacks are dropped and counted, or rescued), and a plan of `required` (the stream's columns, or
-    * fewer if Spark ever pushes a projection into a stream).
+  /** How this stream's schema grows: the tracker's, under this stream's options. */
+  def evolution: SchemaEvolution = SchemaEvolution(options, byPosition)
+
+  // What a micro-batch is read under: the version's data columns as a defined schema (types are frozen;
+  // columns the schema lacks are dropped and counted, or rescued). Headerless text without a schema has the
+  // one `columns` array: nothing to freeze, and a defined schema would bind its fields by position.
+  private def defined: Option[StructType] = if (version.columnsArray) None else Some(version.dataSchema)
+
+  private val readOptions = options.without(ScanOptions.Project)
+
+  /** Plans a micro-batch's files against this schema: their reader schemas (discovered when the batch was
+    * admitted, or now after a restart), resolved under [[defined]], then a plan of `required` (the stream's
+    * columns, or fewer if Spark ever pushes a projection into a stream).
     */
-  def tableOf(files: IndexedSeq[ScanFile], session: SparkSession): TableScan = {
-    // Headerless text without a schema has the one `columns` array: nothing to freeze, and a defined schema
-    // would bind its fields by position.
-    val defined = if (version.columnsArray) None else Some(version.dataSchema)
+  def plan(discovered: Discovered, required: StructType, session: StreamSession): (QueryPlan, TableScan) = {
+    val scan = table(discovered, session)
+    (scan.plan(required, Nil, Long.MaxValue, session.splits()), scan)
+  }
+
+  /** The reader schemas of files, through the discovery caches, as the plan reads them. */
+  def discover(files: IndexedSeq[ScanFile], session: StreamSession): Discovered =
+    TableScan.discover(files, readOptions, conf, session.discoverAll)
+
+  private def table(discovered: Discovered, session: StreamSession): TableScan =
     TableScan.fromFiles(
       Seq(path),
-      files,
-      options.without(ScanOptions.Project),
+      discovered.files,
+      readOptions,
       defined,
       conf,
-      ParallelDiscovery(session),
-      ColumnParserRegistry.forSession(session)
+      session.discoverAll,
+      session.parsers(),
+      discovered = Some(discovered),
+      byPosition = Some(byPosition)
     )
-  }
 }
 
 private[sparkdrill] object StreamDefinition {
@@ -61,11 +86,14 @@ private[sparkdrill] object StreamDefinition {
   /** What `spark.readStream.format("drill")...load(path)` builds: the schema from `.schema(...)`, else the
     * newest version in `schemaLocation`, else discovery of the files there now, stored as version 0.
     */
-  def load(options: CaseInsensitiveStringMap, defined: Option[StructType]): StreamDefinition = {
-    val session = SessionContext.active
-    val readOptions = DrillTable.readOptions(options, session)
+  def load(
+      paths: Seq[String],
+      readOptions: ReaderOptions,
+      defined: Option[StructType],
+      conf: Configuration,
+      session: StreamSession
+  ): StreamDefinition = {
     StreamOptions.checkScope(readOptions, streaming = true)
-    val paths = DrillTable.paths(options)
     if (paths.size != 1)
       throw new IllegalArgumentException(
         s"spark-drill: a stream reads one path (a directory or a glob), got ${paths.size}: ${paths.mkString(", ")}"
@@ -76,36 +104,44 @@ private[sparkdrill] object StreamDefinition {
       throw new IllegalArgumentException(
         s"spark-drill: option 'maxFilesPerTrigger' must be at least 1, got ${parsed(StreamOptions.MaxFilesPerTrigger)}"
       )
-    val conf = SessionContext.hadoopConf(session, options)
     val root = FileLister.rootOf(path, conf).toString
+    val location = parsed.get(StreamOptions.SchemaLocation)
+    // The files there now: version 0's discovery, and whether they bind fields by position.
+    lazy val present = {
+      val all =
+        TableScan.list(Seq(path), parsed.updated(ScanOptions.IgnoreMissingFiles, true), conf, session.zone)
+      StreamFiles.eligible(all, location.map(new Path(_)).toSeq, conf)
+    }
     val version = defined match {
       case Some(schema) => userVersion(schema, root)
       case None =>
-        val location = parsed
-          .get(StreamOptions.SchemaLocation)
-          .getOrElse(
-            throw new IllegalArgumentException(
-              "spark-drill: a stream without a schema given with .schema(...) needs option 'schemaLocation': a " +
-                "directory where the stream keeps its schema versions (for example under the checkpoint: " +
-                "<checkpoint>/_schemas)"
-            )
+        val dir = location.getOrElse(
+          throw new IllegalArgumentException(
+            "spark-drill: a stream without a schema given with .schema(...) needs option 'schemaLocation': a " +
+              "directory where the stream keeps its schema versions (for example under the checkpoint: " +
+              "<checkpoint>/_schemas)"
           )
-        SchemaVersions.newest(location, conf) match {
+        )
+        SchemaVersions.newest(dir, conf) match {
           case Some(v) =>
             if (v.inputPath != root)
               throw new IllegalArgumentException(
-                s"spark-drill: schemaLocation $location belongs to the stream of ${v.inputPath}, not of $root: " +
+                s"spark-drill: schemaLocation $dir belongs to the stream of ${v.inputPath}, not of $root: " +
                   "each input path needs its own schemaLocation"
               )
             v
           case None =>
-            val v = discovered(path, root, parsed, conf, session, location)
-            SchemaVersions.write(location, v, conf)
+            val v = discovered(path, root, present, parsed, conf, session, dir)
+            SchemaVersions.write(dir, v, conf)
             v
         }
     }
+    val byPosition =
+      if (version.columnsArray) true
+      else if (parsed.get(ScanOptions.Format).isDefined || present.isEmpty) TableScan.bindsByPosition(parsed)
+      else TableScan.bindsByPosition(present, parsed)
     val include = includeColumns(parsed, version, defined)
-    StreamDefinition(path, root, parsed, version, include, conf)
+    StreamDefinition(path, root, parsed, version, include, conf, byPosition)
   }
 
   // `rescue` keeps unknown columns in the rescued-data column, which the schema then has (SPEC 11). A defined
@@ -114,12 +150,12 @@ private[sparkdrill] object StreamDefinition {
     EvolutionMode.of(options, defined) match {
       case EvolutionMode.Rescue if !options.isSet(CommonOptions.RescuedDataColumn) =>
         options.updated(CommonOptions.RescuedDataColumn, "_rescued_data")
-      case mode if options.isSet(ScanOptions.Project) && EvolutionMode.evolves(mode) =>
+      case mode if options.isSet(ScanOptions.Project) && mode.evolves =>
         throw new IllegalArgumentException(
           s"spark-drill: schemaEvolutionMode=$mode adds columns, but option 'project' lists the stream's columns: " +
             "add them to the list (a new DataFrame), or choose none, rescue or failOnNewColumns"
         )
-      case mode if defined && EvolutionMode.evolves(mode) =>
+      case mode if defined && mode.evolves =>
         throw new IllegalArgumentException(
           s"spark-drill: schemaEvolutionMode=$mode evolves a schema the stream keeps in schemaLocation, not one " +
             "given with .schema(...): drop .schema(...) and set schemaLocation, or choose none, rescue or " +
@@ -135,28 +171,19 @@ private[sparkdrill] object StreamDefinition {
   private def discovered(
       path: String,
       root: String,
+      listed: IndexedSeq[ScanFile],
       options: ReaderOptions,
       conf: Configuration,
-      session: SparkSession,
+      session: StreamSession,
       location: String
   ): SchemaVersion = {
-    val zone = SessionContext.zone(session)
-    val all = TableScan.list(Seq(path), options.updated(ScanOptions.IgnoreMissingFiles, true), conf, zone)
-    val listed = StreamFiles.eligible(all, Seq(new org.apache.hadoop.fs.Path(location)), conf)
     if (listed.isEmpty)
       throw new IllegalArgumentException(
         s"spark-drill: no files under $path to discover the stream's schema from: give one with .schema(...), " +
           s"or start the stream once files are there (the schema is then kept in schemaLocation $location)"
       )
-    val table = TableScan.fromFiles(
-      Seq(path),
-      listed,
-      options,
-      None,
-      conf,
-      ParallelDiscovery(session),
-      ColumnParserRegistry.forSession(session)
-    )
+    val table =
+      TableScan.fromFiles(Seq(path), listed, options, None, conf, session.discoverAll, session.parsers())
     val perFile = table.resolved.output.filter(_.isPerFile).map(_.name)
     SchemaVersion(
       version = 0,

@@ -1,4 +1,4 @@
-package sparkdrill.spark.stream
+package sparkdrill.stream.state
 
 import java.util.concurrent.TimeUnit
 
@@ -6,7 +6,7 @@ import org.apache.hadoop.fs.Path
 import org.scalatest.funsuite.AnyFunSuite
 
 import sparkdrill.TestFiles
-import sparkdrill.spark.stream.StreamStateFixtures._
+import sparkdrill.stream.state.StreamStateFixtures._
 
 class LeaseSuite extends AnyFunSuite with TestFiles {
   private def stateDir: Path = new Path("file:" + root.resolve("checkpoint/sources/0/drill"))

@@ -1,4 +1,4 @@
-package sparkdrill.spark.stream
+package sparkdrill.stream.state
 
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path

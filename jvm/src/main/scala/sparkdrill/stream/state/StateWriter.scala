@@ -1,4 +1,4 @@
-package sparkdrill.spark.stream
+package sparkdrill.stream.state
 
 import java.io.{FilterOutputStream, IOException, OutputStream}
 import java.util.UUID
@@ -8,7 +8,7 @@ import org.apache.hadoop.fs.{FileAlreadyExistsException, FileSystem, Path}
 /** Every write of a stream's state goes through here: whole files, made visible at once under their final
   * name, and counted (the bytes written over a stream's life are a tested bound, see Compaction).
   */
-private[stream] final class StateWriter(val fs: FileSystem) {
+private[sparkdrill] final class StateWriter(val fs: FileSystem) {
   private var written = 0L
 
   /** Bytes written to files since this writer was made. */

@@ -1,4 +1,4 @@
-package sparkdrill.spark.stream
+package sparkdrill.stream.state
 
 import java.io.{
   BufferedInputStream,
@@ -28,7 +28,7 @@ import java.util.zip.{GZIPInputStream, GZIPOutputStream}
   * (the `.csv` of every suffix). A typical file costs some 8 bytes on disk, under the 64 the issue allows.
   * The "previous" values run on across a file's batches, so a merged tier compresses as well as its parts.
   */
-private[stream] object EntryCodec {
+private[sparkdrill] object EntryCodec {
   private val Magic = 0x53445354 // "SDST"
   private val Version = 1
 

@@ -1,4 +1,4 @@
-package sparkdrill.spark.stream
+package sparkdrill.stream.state
 
 import java.io.{ByteArrayInputStream, ByteArrayOutputStream, FileNotFoundException}
 import java.lang.management.ManagementFactory
@@ -20,7 +20,7 @@ import org.apache.hadoop.fs.{FileAlreadyExistsException, FileSystem, Path}
   * restart). Taking over is delete then create-without-overwrite: of two processes taking over at once one
   * create fails, and that one fails.
   */
-private[stream] final class Lease private (fs: FileSystem, val path: Path, val owner: LeaseOwner) {
+private[sparkdrill] final class Lease private (fs: FileSystem, val path: Path, val owner: LeaseOwner) {
   @volatile private var lostReason: String = null
   @volatile private var released = false
 
@@ -83,7 +83,7 @@ private[stream] final class Lease private (fs: FileSystem, val path: Path, val o
 /** A lease's content: `process` is `pid@host` as the JVM names itself, `id` tells two leases of one process
   * apart (two queries of one session).
   */
-private[stream] final case class LeaseOwner(process: String, id: String) {
+private[sparkdrill] final case class LeaseOwner(process: String, id: String) {
   def pid: Option[Long] = Try(process.substring(0, process.indexOf('@')).toLong).toOption
   def host: String = process.substring(process.indexOf('@') + 1)
   def describe: String = s"$process (lease id $id)"
@@ -98,7 +98,7 @@ private[stream] final case class LeaseOwner(process: String, id: String) {
   }
 }
 
-private[stream] object Lease {
+private[sparkdrill] object Lease {
   val RenewEveryMillis = 5000L
   val StaleAfterMillis = 30000L
 

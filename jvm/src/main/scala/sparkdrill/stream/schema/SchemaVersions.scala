@@ -1,4 +1,4 @@
-package sparkdrill.spark.stream
+package sparkdrill.stream.schema
 
 import java.io.{FileNotFoundException, IOException}
 import java.nio.charset.StandardCharsets

@@ -1,4 +1,4 @@
-package sparkdrill.spark.stream
+package sparkdrill.stream.state
 
 import scala.util.Try
 
@@ -9,7 +9,7 @@ import org.apache.hadoop.fs.Path
   * URI. The two are told apart by the full form's leading `/` or `scheme:`; a relative path that would look
   * like one (a first directory named `a:`) is stored as `./a:/...`.
   */
-private[stream] object StreamPaths {
+private[sparkdrill] object StreamPaths {
   def relativize(inputRoot: String, fullPath: String): String = {
     val root = normalized(inputRoot).stripSuffix("/")
     val full = normalized(fullPath)

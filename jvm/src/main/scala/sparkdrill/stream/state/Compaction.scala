@@ -1,4 +1,4 @@
-package sparkdrill.spark.stream
+package sparkdrill.stream.state
 
 import org.apache.hadoop.fs.FileSystem
 
@@ -16,7 +16,7 @@ import org.apache.hadoop.fs.FileSystem
   * A merge writes its tier whole under its final name first, then deletes its inputs; a crash in between
   * leaves files the tier covers, which loading ignores (StateLayout) and the next compaction deletes.
   */
-private[stream] object Compaction {
+private[sparkdrill] object Compaction {
   val Fanout = 10
 
   /** Merges every fully committed range (ids up to `committed`), deleting what the tiers cover. */

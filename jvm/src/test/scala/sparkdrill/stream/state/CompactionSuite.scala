@@ -1,11 +1,11 @@
-package sparkdrill.spark.stream
+package sparkdrill.stream.state
 
 import org.apache.hadoop.fs.Path
 import org.scalatest.Tag
 import org.scalatest.funsuite.AnyFunSuite
 
 import sparkdrill.TestFiles
-import sparkdrill.spark.stream.StreamStateFixtures._
+import sparkdrill.stream.state.StreamStateFixtures._
 
 /** The issue's numbers: bytes on disk per file, bytes written over a stream's life against its final state,
   * and the restart's load of 100,000 files (printed, not asserted: timing depends on the machine). The two

@@ -1,4 +1,4 @@
-package sparkdrill.spark.stream
+package sparkdrill.stream.state
 
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileSystem, Path}
@@ -104,9 +104,9 @@ private[sparkdrill] final class StreamState private (
   def heapBytes: Long = index.heapBytes
 
   /** Bytes this instance wrote to the state (batch files, tiers, metadata), for the amplification bound. */
-  private[stream] def bytesWritten: Long = writer.bytesWritten
+  private[sparkdrill] def bytesWritten: Long = writer.bytesWritten
 
-  private[stream] def heldLease: Lease = lease
+  private[sparkdrill] def heldLease: Lease = lease
 
   /** Releases the lease and stops its renewal thread. Idempotent. */
   def close(): Unit = if (!closed) {

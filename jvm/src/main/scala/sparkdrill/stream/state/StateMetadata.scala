@@ -1,4 +1,4 @@
-package sparkdrill.spark.stream
+package sparkdrill.stream.state
 
 import java.io.{FileNotFoundException, IOException}
 import java.nio.charset.StandardCharsets
@@ -13,14 +13,14 @@ import org.apache.hadoop.fs.{FileSystem, Path}
   * another stream. `includeExistingFiles` is enforced (StreamState.open): it decided what the first batch
   * read, and a restart that changed it would silently mean something else.
   */
-private[stream] final case class StateMetadata(
+private[sparkdrill] final case class StateMetadata(
     version: Int,
     inputRoot: String,
     includeExistingFiles: Boolean,
     createdAtMillis: Long
 )
 
-private[stream] object StateMetadata {
+private[sparkdrill] object StateMetadata {
   val CurrentVersion = 1
   private val mapper = new ObjectMapper()
 

@@ -1,4 +1,4 @@
-package sparkdrill.spark.stream
+package sparkdrill.stream.schema
 
 import sparkdrill.reader.ErrorClassShim
 import sparkdrill.scan.EndsTheQuery

@@ -1,4 +1,0 @@
-package sparkdrill.spark.stream
-
-/** A batch as the state files hold it: its id and the files it read (possibly none). */
-private[stream] final case class LoggedBatch(id: Long, files: Seq[TrackedFile])
