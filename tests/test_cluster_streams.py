@@ -109,7 +109,13 @@ except Exception as e:
     error = e
 causes, cause = [], started[0]._jsq.exception().get()
 while cause is not None and len(causes) < 20:
-    condition = cause.getCondition() if hasattr(cause, "getCondition") else None
+    condition = None
+    for name in ("getCondition", "getErrorClass"):  # Spark 4; Spark 3.5 has only the second
+        try:
+            condition = getattr(cause, name)()
+            break
+        except Exception:  # not a SparkThrowable, or a method this Spark lacks
+            pass
     causes.append([cause.getClass().getName(), condition])
     cause = cause.getCause()
 print("FIRST_ERROR", json.dumps(None if error is None else {
