@@ -2,44 +2,18 @@
 
 from __future__ import annotations
 
-import contextlib
-import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
-import time
-from collections.abc import Iterator
 from pathlib import Path
 
-import pyspark
 import pytest
 
-import spark_drill
 from conftest import SAMPLES
+from spark_cluster import spark_env, standalone_cluster, submit
 
 pytestmark = pytest.mark.slow
-
-SPARK_HOME = Path(pyspark.__file__).parent
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    env.update(
-        SPARK_HOME=str(SPARK_HOME),
-        PYSPARK_PYTHON=sys.executable,
-        SPARK_LOCAL_IP="127.0.0.1",
-        PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}",
-    )
-    return env
-
 
 APP = """
 import sys
@@ -54,83 +28,11 @@ spark.stop()
 """
 
 
-def _submit(tmp_path: Path, master: str, app_text: str = APP, *args: str) -> str:
-    app = tmp_path / "app.py"
-    app.write_text(app_text)
-    result = subprocess.run(
-        [
-            str(SPARK_HOME / "bin" / "spark-submit"),
-            "--master",
-            master,
-            "--jars",
-            spark_drill.jar_path(),
-            "--conf",
-            "spark.ui.enabled=false",
-            "--conf",
-            "spark.driver.host=127.0.0.1",
-            "--conf",
-            "spark.executor.memory=512m",
-            str(app),
-            *(args or (str(SAMPLES),)),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env=_env(),
-    )
-    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-4000:]
-    return result.stdout + result.stderr
-
-
-@contextlib.contextmanager
-def _standalone_cluster(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    """A master and one worker (1 core, 1 GiB) on 127.0.0.1; yields the master URL and the worker's log."""
-    port = _free_port()
-    master_url = f"spark://127.0.0.1:{port}"
-    spark_class = str(SPARK_HOME / "bin" / "spark-class")
-    logs = tmp_path / "logs"
-    logs.mkdir()
-    master = subprocess.Popen(
-        [
-            spark_class,
-            "org.apache.spark.deploy.master.Master",
-            *("--host", "127.0.0.1", "--port", str(port), "--webui-port", str(_free_port())),
-        ],
-        env=_env(),
-        stdout=(logs / "master.log").open("w"),
-        stderr=subprocess.STDOUT,
-    )
-    worker = subprocess.Popen(
-        [
-            spark_class,
-            "org.apache.spark.deploy.worker.Worker",
-            master_url,
-            *("--host", "127.0.0.1", "--cores", "1", "--memory", "1g"),
-            *("--webui-port", str(_free_port()), "--work-dir", str(tmp_path / "work")),
-        ],
-        env=_env(),
-        stdout=(logs / "worker.log").open("w"),
-        stderr=subprocess.STDOUT,
-    )
-    try:
-        deadline = time.time() + 120
-        while "Successfully registered with master" not in (logs / "worker.log").read_text():
-            assert time.time() < deadline, (logs / "worker.log").read_text()[-3000:]
-            assert worker.poll() is None and master.poll() is None, (logs / "master.log").read_text()[-3000:]
-            time.sleep(1)
-        yield master_url, logs / "worker.log"
-    finally:
-        for process in (worker, master):
-            process.terminate()
-        for process in (worker, master):
-            process.wait(timeout=60)
-
-
 @pytest.mark.cluster
 def test_standalone_cluster_matches_local_mode(tmp_path: Path) -> None:
-    with _standalone_cluster(tmp_path) as (master_url, _):
-        on_cluster = _submit(tmp_path, master_url)
-    local = _submit(tmp_path, "local[2]")
+    with standalone_cluster(tmp_path) as cluster:
+        on_cluster = submit(tmp_path, cluster.master_url, APP, str(SAMPLES))
+    local = submit(tmp_path, "local[2]", APP, str(SAMPLES))
     result = re.search(r"^RESULT (.*)$", on_cluster, re.M)
     assert result is not None, on_cluster
     assert result.group(1) == re.search(r"^RESULT (.*)$", local, re.M).group(1)  # type: ignore[union-attr]
@@ -169,8 +71,8 @@ def test_an_available_now_stream_on_the_cluster_equals_a_batch_read(tmp_path: Pa
     landing = tmp_path / "landing"
     shutil.copytree(SAMPLES, landing)
     chk, out = tmp_path / "chk", tmp_path / "out"
-    with _standalone_cluster(tmp_path) as (master_url, _):
-        on_cluster = _submit(tmp_path, master_url, STREAM_APP, str(landing), str(chk), str(out))
+    with standalone_cluster(tmp_path) as cluster:
+        on_cluster = submit(tmp_path, cluster.master_url, STREAM_APP, str(landing), str(chk), str(out))
     found = {
         k: re.search(rf"^{k} (.*)$", on_cluster, re.M)
         for k in ("EXECUTORS", "ROWS", "STATE", "SINK", "BATCH")
@@ -224,10 +126,10 @@ def test_an_executor_killed_mid_scan_is_retried_and_the_result_is_unchanged(tmp_
     for f in range(12):
         body = "".join(f"{i},{f}-{'x' * (i % 90)},{(i * 7 + f) % 1000}\n" for i in range(40_000))
         (data / f"part-{f:02}.csv").write_text("id,text,n\n" + body)
-    with _standalone_cluster(tmp_path) as (master_url, worker_log):
-        on_cluster = _submit(tmp_path, master_url, KILL_APP, str(data), "kill")
-        log = worker_log.read_text()
-    local = _submit(tmp_path, "local[2]", KILL_APP, str(data), "keep")
+    with standalone_cluster(tmp_path) as cluster:
+        on_cluster = submit(tmp_path, cluster.master_url, KILL_APP, str(data), "kill")
+        log = cluster.workers[0].log.read_text()
+    local = submit(tmp_path, "local[2]", KILL_APP, str(data), "keep")
     failed = re.search(r"^FAILED_TASKS (\d+)$", on_cluster, re.M)
     assert failed is not None, f"the executor was never killed mid-scan: {on_cluster}"
     assert int(failed.group(1)) >= 1, "the killed executor's task failed and was retried"
@@ -348,7 +250,7 @@ def test_off_heap_memory_returns_to_baseline_after_500_mixed_queries(tmp_path: P
     app = tmp_path / "leak.py"
     app.write_text(LEAK_APP)
     result = subprocess.run(
-        [sys.executable, str(app), str(data)], capture_output=True, text=True, timeout=900, env=_env()
+        [sys.executable, str(app), str(data)], capture_output=True, text=True, timeout=900, env=spark_env()
     )
     assert result.returncode == 0, result.stderr[-4000:]
     outcomes = re.search(r"OUTCOMES (\d+) (\d+) (\d+)", result.stdout)
@@ -413,7 +315,7 @@ def test_a_2_gib_csv_splits_in_a_1_gib_driver_and_a_200_mb_json_record_fails_cle
         capture_output=True,
         text=True,
         timeout=900,
-        env=_env(),
+        env=spark_env(),
     )
     assert result.returncode == 0, result.stderr[-4000:]
     out = result.stdout
