@@ -88,6 +88,9 @@ def test_widening_partitions_and_case_as_a_batch_read_gives_them(spark: SparkSes
     got = {f.name.lower(): f.dataType for f in final.schema.fields}
     assert got == want and want["n"].simpleString() == "double" and "dir1" in want
     # The three files land at once: one change, at b.csv, written from all three as batch discovery joins them.
-    assert [v["added"] for v in versions(Path(schemas))] == [["id", "n", "dir0"], ["city", "dir1", "n (widened)"]]
+    assert [v["added"] for v in versions(Path(schemas))] == [
+        ["id", "n", "dir0"],
+        ["city", "dir1", "n (widened)"],
+    ]
     columns = [f.name for f in final.schema.fields]
     assert sorted(sink.select(*columns).collect()) == sorted(batch.select(*columns).collect())
