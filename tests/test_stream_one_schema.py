@@ -87,7 +87,7 @@ def test_widening_partitions_and_case_as_a_batch_read_gives_them(spark: SparkSes
     want = {f.name.lower(): f.dataType for f in batch.schema.fields}
     got = {f.name.lower(): f.dataType for f in final.schema.fields}
     assert got == want and want["n"].simpleString() == "double" and "dir1" in want
-    # The three files land at once: one change, at b.csv, written from all three as batch discovery joins them.
+    # The three files land at once: one change, at b.csv, made from all three as batch discovery joins them.
     assert [v["added"] for v in versions(Path(schemas))] == [
         ["id", "n", "dir0"],
         ["city", "dir1", "n (widened)"],
