@@ -268,8 +268,7 @@ private[sparkdrill] object TableScan {
       discoverAll: SchemaDiscovery.Many = SchemaDiscovery.locally,
       parsers: Seq[ColumnParser] = Nil,
       listingMillis: Long = 0L,
-      discovered: Option[Discovered] = None,
-      byPosition: Option[Boolean] = None
+      discovered: Option[Discovered] = None
   ): TableScan = {
     val started = System.nanoTime()
     // Discovery runs under a defined schema too: splits past a file's header need the header's order.
@@ -280,8 +279,7 @@ private[sparkdrill] object TableScan {
     val discoveredAt = System.nanoTime()
     val files = found.files
     val fileSchemas = found.schemas
-    val positional = byPosition.getOrElse(bindsByPosition(files, options))
-    val config = ScanConfig.fromOptions(options, definedSchema, parsers, positional)
+    val config = ScanConfig.fromOptions(options, definedSchema, parsers, bindsByPosition(files, options))
     val trackerInput = forTracker(found, options, config)
     val projection =
       options.get(ScanOptions.Project).map(ProjectionParser.parse).getOrElse(Projection.wildcard)

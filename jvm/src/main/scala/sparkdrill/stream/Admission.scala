@@ -17,11 +17,7 @@ private[sparkdrill] final case class Admitted(
     heldBack: Seq[ScanFile],
     changedAfterRead: Seq[ScanFile],
     outsideRun: Seq[ScanFile]
-) {
-
-  /** Files offered and not taken, whose directories a listing that skips unchanged ones must list again. */
-  def notTaken: Seq[ScanFile] = left ++ heldBack ++ outsideRun
-}
+)
 
 /** Admission as a pure function of the files offered, what the state has seen, the time and the limits. */
 private[sparkdrill] object Admission {

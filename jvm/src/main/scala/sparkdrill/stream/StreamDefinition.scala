@@ -76,8 +76,7 @@ private[sparkdrill] final case class StreamDefinition(
       conf,
       session.discoverAll,
       session.parsers(),
-      discovered = Some(discovered),
-      byPosition = Some(byPosition)
+      discovered = Some(discovered)
     )
 }
 

@@ -184,7 +184,7 @@ private[sparkdrill] final class StreamEngine(
       planned = None
       return None
     }
-    val all = Discovered(files.flatMap(_.files), files.flatMap(_.schemas), d0)
+    val all = Discovered(files.flatMap(_.files), files.flatMap(_.schemas), noStats)
     val (plan, table) = definition.plan(all, required, session)
     // Spark may plan a micro-batch more than once: its columns are counted once.
     if (!planned.exists { case (f, t, _) => f == from && t == to })
@@ -260,7 +260,7 @@ private[sparkdrill] final class StreamEngine(
 private[sparkdrill] object StreamEngine {
   private val log = LoggerFactory.getLogger(classOf[StreamEngine])
 
-  private val d0 = Discovered.none.stats
+  private val noStats = Discovered.none.stats
 
   // The files of `found` among `paths`, with their schemas, in order.
   private def keep(found: Discovered, paths: Set[String]): Discovered = {
