@@ -37,7 +37,8 @@ trait OptionErrors {
     val these = if (names.size == 1) "this option" else "these options"
     new OptionException(
       ErrorClasses.UnsupportedOption,
-      s"${names.map(n => s"'$n'").mkString(", ")}: $what $these (use $where.format(\"drill\"))",
+      // Concatenated, not interpolated: Scala 2.12 (Spark 3.5) reads no \" inside s"...".
+      s"${names.map(n => s"'$n'").mkString(", ")}: $what $these " + "(use " + where + ".format(\"drill\"))",
       names.mkString(", ")
     )
   }
