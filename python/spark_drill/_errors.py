@@ -115,9 +115,18 @@ def drill_error_of(error: BaseException, condition: str | None = None) -> DrillE
         found = _java_condition(cause)
         if wanted(found):
             assert found is not None
-            parameters = {str(k): str(v) for k, v in dict(cause.getMessageParameters()).items()}
-            return DrillErrorInfo(found, parameters, _untagged(found, str(cause.getMessage())))
+            return DrillErrorInfo(found, _java_parameters(cause), _untagged(found, str(cause.getMessage())))
     return None
+
+
+def _java_parameters(error: Any) -> dict[str, str]:
+    # A class that leaves SparkThrowable's default getMessageParameters (the stream engine's own, until it
+    # calls the factory) is one Py4J finds no such method on: no parameters, as it has none.
+    try:
+        found = error.getMessageParameters()
+    except Exception:
+        return {}
+    return {str(k): str(v) for k, v in dict(found).items()}
 
 
 def _python_condition(error: BaseException) -> str | None:
