@@ -162,7 +162,7 @@ def test_a_member_past_the_sample_found_by_an_executor_changes_the_schema_and_ru
     assert first is not None, "the first query ended without an error"
     # The class, read from the error itself (its Java cause: the task's exception), not from its text.
     assert CHANGED in first["classes"], first
-    assert ["sparkdrill.stream.schema.StreamSchemaException", CHANGED] in first["causes"], first["causes"]
+    assert ["sparkdrill.errors.StreamStopException", CHANGED] in first["causes"], first["causes"]
     text = first["text"]
     assert "past the discovery sample" in text and "late" in text, text[-4000:]
     assert re.search(r"f02\.json has, at line 9 |f03\.json has, at line 13 ", text), text[-4000:]
@@ -172,7 +172,7 @@ def test_a_member_past_the_sample_found_by_an_executor_changes_the_schema_and_ru
     found = [(host, executor) for host, executor, error in lost if error != "TaskKilled"]
     assert found, output[-6000:]
     assert all(host == "127.0.0.1" and executor.isdigit() for host, executor in found), lost
-    assert all(e in ("sparkdrill.stream.schema.StreamSchemaException:", "TaskKilled") for _, _, e in lost), (
+    assert all(e in ("sparkdrill.errors.StreamStopException:", "TaskKilled") for _, _, e in lost), (
         lost
     )
     # The micro-batch of f00 and f01 had committed; nothing of f02's and f03's was written.

@@ -399,7 +399,7 @@ def test_pyspark_35_connect_raises_sparks_own_exceptions_without_class_or_parame
     lead = "(org.apache.spark.SparkException) "
     assert task["raised"] == "SparkConnectGrpcException"
     assert task["message"].startswith(lead + "Job aborted due to stage failure:")
-    inner = "sparkdrill.reader.ScanException: [SPARK_DRILL_UNCONVERTIBLE_VALUE] spark-drill: "
+    inner = "sparkdrill.errors.ScanException: [SPARK_DRILL_UNCONVERTIBLE_VALUE] spark-drill: "
     assert inner in task["message"]
     assert "line 3, byte offset 14, column 'id', value 'it's (odd)'" in task["message"]
     assert len(task["message"]) <= len(lead) + 2048, len(task["message"])
@@ -419,7 +419,7 @@ def test_a_35_servers_error_info_is_never_read_for_fields() -> None:
     from spark_drill import ScanError
     from spark_drill._connect_errors import _converting
 
-    classes = ["sparkdrill.reader.OptionException", "java.lang.IllegalArgumentException"]
+    classes = ["sparkdrill.errors.OptionException", "java.lang.IllegalArgumentException"]
     info = error_details_pb2.ErrorInfo(
         reason=classes[0], domain="org.apache.spark", metadata={"classes": json.dumps(classes)}
     )

@@ -91,3 +91,88 @@ def test_the_streams_own_conditions_are_not_scan_errors() -> None:
     assert not sd._errors.is_scan_condition("SPARK_DRILL_STREAM_SCHEMA_CHANGED")
     assert sd._errors.is_scan_condition("SPARK_DRILL_MISSING_FILE")
     assert not sd._errors.is_scan_condition("CAST_INVALID_INPUT") and not sd._errors.is_scan_condition(None)
+
+
+def test_errors_that_had_no_class_now_carry_one_with_their_parameters(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    gone = failure(lambda: sd.read(spark, str(tmp_path / "nothing-here")).collect())
+    assert gone.condition == "SPARK_DRILL_PATH_NOT_FOUND"
+    assert gone.parameters["path"] == str(tmp_path / "nothing-here") and gone.option is not None
+    (tmp_path / "empty").mkdir()
+    none = failure(lambda: sd.read(spark, str(tmp_path / "empty")).collect())
+    assert (none.condition, none.parameters["path"]) == ("SPARK_DRILL_NO_FILES", str(tmp_path / "empty"))
+    write_files(tmp_path / "t", {"a.csv": "x\n1\n"})
+    bad = failure(
+        lambda: sd.read(spark, str(tmp_path / "t"), header=True, options={"project": "x,,y"}).collect()
+    )
+    assert bad.condition == "SPARK_DRILL_PROJECTION_SYNTAX"
+    assert (bad.option, bad.value, bad.parameters["position"]) == ("project", "x,,y", "3")
+
+
+class _JavaLike:
+    """A Py4J Java exception as far as the readers ask: its class, parameters, message and cause."""
+
+    def __init__(self, condition: str | None, parameters: dict[str, str], message: str, cause: object = None):
+        self._condition, self._parameters, self._message, self._cause = condition, parameters, message, cause
+
+    def getCondition(self) -> str | None:  # Java's name
+        if self._condition is None:
+            raise RuntimeError("not a SparkThrowable")
+        return self._condition
+
+    def getMessageParameters(self) -> dict[str, str]:
+        return self._parameters
+
+    def getMessage(self) -> str:
+        return self._message
+
+    def getCause(self) -> object:
+        return self._cause
+
+
+def test_run_stream_reads_a_schema_change_from_its_class_and_parameters_not_its_text() -> None:
+    from spark_drill._run_stream import schema_change_of
+
+    parameters = {
+        "file": "file:/in/b.json",
+        "columns": "c, d",
+        "fromVersion": "0",
+        "toVersion": "1",
+        "location": "/chk/_schemas",
+    }
+    ours = _JavaLike(sd._run_stream.SCHEMA_CHANGED, parameters, "[SPARK_DRILL_STREAM_SCHEMA_CHANGED] changed")
+    failure = RuntimeError("the query failed (no class tag in this text)")
+    failure._origin = _JavaLike(None, {}, "StreamingQueryException", _JavaLike(None, {}, "wrapped", ours))  # type: ignore[attr-defined]
+    change = schema_change_of(failure)
+    assert change is not None and str(change) == "[SPARK_DRILL_STREAM_SCHEMA_CHANGED] changed"
+    assert (change.file, change.columns, change.from_version, change.to_version, change.location) == (
+        "file:/in/b.json",
+        ["c", "d"],
+        0,
+        1,
+        "/chk/_schemas",
+    )
+    # Where only text travels (a running query's failure under Spark Connect): the tag, without fields.
+    text_only = schema_change_of(
+        RuntimeError("StreamingQueryException: [SPARK_DRILL_STREAM_SCHEMA_CHANGED] x")
+    )
+    assert text_only is not None and text_only.file is None and text_only.parameters == {}
+    assert schema_change_of(RuntimeError("[SPARK_DRILL_STREAM_STALE_SCHEMA] y")) is None
+
+
+def test_any_spark_drill_class_is_read_from_the_cause_chain_with_its_parameters() -> None:
+    from spark_drill._errors import drill_error_of
+
+    lease = _JavaLike(
+        "SPARK_DRILL_STREAM_LEASE_HELD",
+        {"lease": "/chk/lease", "holder": "1@h"},
+        "[SPARK_DRILL_STREAM_LEASE_HELD] Another query is running on this checkpoint",
+    )
+    error = RuntimeError("py4j")
+    error.java_exception = _JavaLike(None, {}, "top", lease)  # type: ignore[attr-defined]
+    found = drill_error_of(error)
+    assert found is not None and found.condition == "SPARK_DRILL_STREAM_LEASE_HELD"
+    assert found.parameters == {"lease": "/chk/lease", "holder": "1@h"}
+    assert found.message == "Another query is running on this checkpoint"
+    assert drill_error_of(error, "SPARK_DRILL_STREAM_SCHEMA_CHANGED") is None

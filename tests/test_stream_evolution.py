@@ -126,6 +126,23 @@ def test_three_schema_changes_under_run_stream_end_equal_to_a_batch_read(
     assert [v["added"] for v in versions(schemas)] == [["id", "a"], ["b"], ["c", "dir0"], ["d"]]
 
 
+def test_run_stream_hands_on_the_changes_file_columns_and_versions(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    src, schemas, chk, out = tmp_path / "in", tmp_path / "schemas", tmp_path / "chk", tmp_path / "out"
+    put(src, "f0.csv", csv("id", "0"), OLD)
+    build(spark, src, schemas)
+    put(src, "f1.csv", csv("id,b", "1,b"), OLD + 1)
+    changes: list[sd.SchemaChange] = []
+    sd.run_stream(
+        lambda: build(spark, src, schemas), lambda df: start(df, chk, out), on_schema_change=changes.append
+    )
+    [change] = changes
+    assert change.file is not None and change.file.endswith("f1.csv")
+    assert (change.columns, change.from_version, change.to_version) == (["b"], 0, 1)
+    assert change.location == str(schemas)
+
+
 def test_run_stream_stops_after_max_schema_changes_and_raises_other_errors(
     spark: SparkSession, tmp_path: Path
 ) -> None:

@@ -18,7 +18,7 @@ from spark_drill._parsers import (
 )
 from spark_drill._read_stream import read_stream
 from spark_drill._reader import read
-from spark_drill._run_stream import run_stream
+from spark_drill._run_stream import SchemaChange, run_stream
 from spark_drill._session import CATALOG_CLASS, FORMAT, configure, ensure_loaded, session
 
 __version__ = "0.1.0"
@@ -30,6 +30,7 @@ __all__ = [
     "FileInfo",
     "ParsedColumn",
     "ScanError",
+    "SchemaChange",
     "__version__",
     "clear_column_parsers",
     "configure",

@@ -29,7 +29,7 @@ from pyspark.sql.streaming.query import StreamingQuery
 
 from spark_drill._cli_output import fit_format
 from spark_drill._read_stream import read_stream
-from spark_drill._run_stream import run_stream
+from spark_drill._run_stream import SchemaChange, run_stream
 
 # The default schemaLocation: under the checkpoint, so one directory holds all of the stream's state.
 SCHEMAS_DIR = "_schemas"
@@ -91,8 +91,9 @@ def ingest(
         watch(query, lines, stop)
         return query
 
-    def changed(message: str) -> None:
-        print(f"spark-drill: {message}", file=lines.out, flush=True)
+    def changed(change: SchemaChange) -> None:
+        # The JVM's message, class first; run_stream found the change by its class, not by this text.
+        print(f"spark-drill: {change}", file=lines.out, flush=True)
 
     # Files with new columns stop the query after the batch before them, with a new schema version: the
     # stream is built again and goes on from the same checkpoint (one line on stderr per change).

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
 # spark-drill's conditions all start so; the stream's own (sd.run_stream matches them) are not scan errors.
@@ -42,6 +42,7 @@ class ScanError(Exception):
     value: str | None = None
     option: str | None = None
     condition: str | None = None
+    parameters: dict[str, str] = field(default_factory=dict)
 
     def __str__(self) -> str:
         return self.message
@@ -67,6 +68,7 @@ class ScanError(Exception):
             value=parameters.get("value"),
             option=parameters.get("option"),
             condition=condition,
+            parameters=dict(parameters),
         )
 
     @classmethod
@@ -78,6 +80,90 @@ class ScanError(Exception):
                 parameters = {str(k): str(v) for k, v in dict(cause.getMessageParameters()).items()}
                 return cls.from_parameters(condition, parameters, str(cause.getMessage()))
         return None
+
+
+@dataclass(frozen=True)
+class DrillErrorInfo:
+    """Any spark-drill error (a scan's or a stream's): its class, its message parameters and the JVM's message
+    without the leading `[CLASS] ` tag."""
+
+    condition: str
+    parameters: dict[str, str]
+    message: str
+
+
+def drill_error_of(error: BaseException, condition: str | None = None) -> DrillErrorInfo | None:
+    """The first spark-drill error (of class `condition`, when given) behind `error`, read from the classes
+    and parameters Spark carries: the Python exception's own (PySpark 4, classic or Connect, for the failed
+    call's top exception), then each Java cause of a classic session. None when neither has one; the
+    message text is never parsed."""
+
+    def wanted(found: object) -> bool:
+        ok = isinstance(found, str) and found.startswith(_PREFIX)
+        return ok and (condition is None or found == condition)
+
+    if isinstance(error, ScanError) and wanted(error.condition):
+        assert error.condition is not None
+        return DrillErrorInfo(error.condition, dict(error.parameters), error.message)
+    own = _python_condition(error)
+    if wanted(own):
+        assert own is not None
+        parameters = _python_parameters(error)
+        return DrillErrorInfo(own, parameters, _untagged(own, _python_message(error)))
+    java = getattr(error, "java_exception", None) or getattr(error, "_origin", None)
+    for cause in _java_causes(java):
+        found = _java_condition(cause)
+        if wanted(found):
+            assert found is not None
+            return DrillErrorInfo(found, _java_parameters(cause), _untagged(found, str(cause.getMessage())))
+    return None
+
+
+def _java_parameters(error: Any) -> dict[str, str]:
+    # A class that leaves SparkThrowable's default getMessageParameters (the stream engine's own, until it
+    # calls the factory) is one Py4J finds no such method on: no parameters, as it has none.
+    try:
+        found = error.getMessageParameters()
+    except Exception:
+        return {}
+    return {str(k): str(v) for k, v in dict(found).items()}
+
+
+def _python_condition(error: BaseException) -> str | None:
+    # PySpark 4 names it getCondition (getErrorClass is deprecated there, with a warning); 3.5 getErrorClass.
+    name = "getCondition" if hasattr(error, "getCondition") else "getErrorClass"
+    method = getattr(error, name, None)
+    if not callable(method):
+        return None
+    try:
+        value = method()
+    except Exception:  # an error class PySpark's own table does not know
+        return None
+    return value if isinstance(value, str) else None
+
+
+def _python_parameters(error: BaseException) -> dict[str, str]:
+    method = getattr(error, "getMessageParameters", None)
+    try:
+        found = method() if callable(method) else None
+    except Exception:
+        found = None
+    return {str(k): str(v) for k, v in dict(found or {}).items()}
+
+
+def _python_message(error: BaseException) -> str:
+    method = getattr(error, "getMessage", None)
+    try:
+        text = method() if callable(method) else None
+    except Exception:
+        text = None
+    return str(text) if text else str(error)
+
+
+def _untagged(condition: str, message: str) -> str:
+    lead = f"[{condition}] "
+    at = message.find(lead)
+    return (message[at + len(lead) :] if at >= 0 else message).strip()
 
 
 def _number(text: str | None) -> int | None:

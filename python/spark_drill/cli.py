@@ -30,7 +30,7 @@ from spark_drill import __version__
 from spark_drill._cli_commands import catalog_conf, run
 from spark_drill._cli_ingest import parse_duration
 from spark_drill._cli_output import OUTPUTS
-from spark_drill._errors import scan_error_of
+from spark_drill._errors import drill_error_of, scan_error_of
 from spark_drill._jar import jar_path, spark_target
 from spark_drill._options import jvm_options
 from spark_drill._session import is_connect, session
@@ -378,9 +378,18 @@ def jvm_problem(spark: SparkSession, opts: dict[str, str]) -> str | None:
 def _failed(error: Exception, verbose: int) -> int:
     if verbose:
         traceback.print_exc()
-    # A scan's error prints from its fields (the JVM's message, one line); any other error as one line.
+    # A scan's error prints from its fields (the JVM's message, one line); another of spark-drill's classes
+    # (a stream's) from its class; any other error as one line.
     scan_error = scan_error_of(error)
-    print(str(scan_error) if scan_error is not None else one_line(error), file=sys.stderr)
+    drill_error = drill_error_of(error) if scan_error is None else None
+    if scan_error is not None:
+        line = str(scan_error)
+    elif drill_error is not None:
+        text = drill_error.message.splitlines()[0] if drill_error.message else drill_error.condition
+        line = text if text.startswith("spark-drill: ") else f"spark-drill: [{drill_error.condition}] {text}"
+    else:
+        line = one_line(error)
+    print(line, file=sys.stderr)
     return 1
 
 

@@ -2,6 +2,7 @@ package sparkdrill.loader
 
 import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.Platform
+import sparkdrill.errors.DrillErrors
 
 /** Fixed-width values: boolean, byte, short, int, long, float, double, date, timestamp, decimal. The type is
   * resolved to a code once; it is also the kind in `fastKey`, so a setter's fast path is one compare and a
@@ -25,7 +26,7 @@ private[loader] final class FixedWriter(
     case FloatType => Float32
     case DoubleType => Double64
     case _: DecimalType => Dec
-    case other => throw new IllegalArgumentException(s"not a fixed-width type: ${other.simpleString}")
+    case other => throw DrillErrors.internalArgument(s"not a fixed-width type: ${other.simpleString}")
   }
   override protected def scalar: Boolean = true
   override protected def fastKind: Int = code
@@ -116,7 +117,7 @@ private[loader] final class FixedWriter(
     case d: DecimalType =>
       val copy = v.clone()
       if (!copy.changePrecision(d.precision, d.scale))
-        throw new IllegalArgumentException(s"column '${field.name}': $v does not fit ${d.simpleString}")
+        throw DrillErrors.internalArgument(s"column '${field.name}': $v does not fit ${d.simpleString}")
       val q = place()
       vector.putDecimal(q, copy, d.precision)
       done()
@@ -143,7 +144,7 @@ private[loader] final class FixedWriter(
       case FloatType => vector.putFloat(p, 0f)
       case DoubleType => vector.putDouble(p, 0.0)
       case d: DecimalType => vector.putDecimal(p, Decimal(0L, d.precision, d.scale), d.precision)
-      case other => throw new IllegalStateException(s"no zero for ${other.simpleString}")
+      case other => throw DrillErrors.internal(s"no zero for ${other.simpleString}")
     }
   }
 

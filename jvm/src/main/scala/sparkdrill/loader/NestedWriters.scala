@@ -4,6 +4,7 @@ import java.util.Locale
 
 import org.apache.spark.sql.execution.vectorized.WritableColumnVector
 import org.apache.spark.sql.types._
+import sparkdrill.errors.DrillErrors
 
 /** The element being written in an array: its position in the child vector, and an epoch bumped whenever
   * the next element begins.
@@ -33,7 +34,7 @@ private[loader] class ArrayVectorWriter(field: StructField, source: ValueSource,
 
   protected def elementFields: Seq[StructField] = field.dataType match {
     case ArrayType(t, containsNull) => Seq(StructField("element", t, containsNull))
-    case other => throw new IllegalStateException(s"not an array: ${other.simpleString}")
+    case other => throw DrillErrors.internal(s"not an array: ${other.simpleString}")
   }
 
   val elements: Array[VectorWriter] = elementFields.map(Writers.forField(_, elementSource, batch)).toArray
@@ -170,14 +171,14 @@ private[loader] final class MapVectorWriter(field: StructField, source: ValueSou
   override protected def elementFields: Seq[StructField] = field.dataType match {
     case MapType(k, v, valueContainsNull) =>
       Seq(StructField("key", k, nullable = false), StructField("value", v, valueContainsNull))
-    case other => throw new IllegalStateException(s"not a map: ${other.simpleString}")
+    case other => throw DrillErrors.internal(s"not a map: ${other.simpleString}")
   }
   override protected def childVectors(v: WritableColumnVector): Array[WritableColumnVector] =
     Array(v.getChild(0), v.getChild(1))
 
   def key: ColumnWriter = { begin(); elements(0) }
   def value: ColumnWriter = { begin(); elements(1) }
-  override def array: ArrayWriter = throw new IllegalStateException(
+  override def array: ArrayWriter = throw DrillErrors.internal(
     s"column '${field.name}' is a map: use map"
   )
   override def map: MapWriter = { begin(); this }
@@ -229,7 +230,7 @@ private[loader] final class StructVectorWriter(
   def column(index: Int): ColumnWriter = { markStruct(); members(index) }
   def column(name: String): ColumnWriter =
     find(name).getOrElse(
-      throw new IllegalArgumentException(
+      throw DrillErrors.internalArgument(
         s"struct '${full.name}' has no member '$name'; it has ${structType.fieldNames.mkString(", ")}"
       )
     )
@@ -238,11 +239,11 @@ private[loader] final class StructVectorWriter(
   def addColumn(f: StructField): ColumnWriter = find(f.name) match {
     case Some(w) if w.field.dataType == f.dataType => w
     case Some(w) =>
-      throw new IllegalArgumentException(
+      throw DrillErrors.internalArgument(
         s"struct '${field.name}' already has '${w.field.name}' as ${w.field.dataType.simpleString}, not ${f.dataType.simpleString}"
       )
     case None =>
-      throw new UnsupportedOperationException(
+      throw DrillErrors.notSupported(
         s"members cannot be added to struct '${field.name}' while writing; declare '${f.name}' up front"
       )
   }
@@ -392,7 +393,7 @@ private[loader] object Writers {
     case _: MapType => new MapVectorWriter(field, source, batch)
     case _: StructType => new StructVectorWriter(field, source, batch, projection)
     case other =>
-      throw new IllegalArgumentException(
+      throw DrillErrors.internalArgument(
         s"column '${field.name}': the loader cannot write ${other.simpleString}"
       )
   }

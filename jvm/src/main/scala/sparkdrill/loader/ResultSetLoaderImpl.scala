@@ -7,6 +7,7 @@ import scala.collection.mutable
 import org.apache.spark.sql.execution.vectorized.WritableColumnVector
 import org.apache.spark.sql.types._
 import org.apache.spark.sql.vectorized.{ColumnVector, ColumnarBatch}
+import sparkdrill.errors.DrillErrors
 
 /** Makes loaders. */
 object ResultSetLoaders {
@@ -103,7 +104,7 @@ private[loader] final class ResultSetLoaderImpl(
   def column(index: Int): ColumnWriter = batch.slots(index).writer
   def column(name: String): ColumnWriter =
     find(name).getOrElse(
-      throw new IllegalArgumentException(
+      throw DrillErrors.internalArgument(
         s"no column '$name'; the columns are ${fields.map(_.name).mkString(", ")}"
       )
     )
@@ -113,7 +114,7 @@ private[loader] final class ResultSetLoaderImpl(
   def addColumn(field: StructField): ColumnWriter = find(field.name) match {
     case Some(w) if w.field.dataType == field.dataType => w
     case Some(w) =>
-      throw new IllegalArgumentException(
+      throw DrillErrors.internalArgument(
         s"column '${w.field.name}' is already ${w.field.dataType.simpleString}; it cannot be added as ${field.dataType.simpleString}"
       )
     case None =>
@@ -144,7 +145,7 @@ private[loader] final class ResultSetLoaderImpl(
   private def checkFillable(field: StructField): Unit =
     if (!field.nullable && batch.rowCount > 0) field.dataType match {
       case DateType | TimestampType | TimestampNTZType =>
-        throw new IllegalStateException(
+        throw DrillErrors.internal(
           s"column '${field.name}' (${field.dataType.simpleString} NOT NULL) cannot be added after ${batch.rowCount} rows: " +
             "it has no value to give the rows already written; declare it before the first row or make it nullable"
         )

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets
 
 import org.apache.spark.sql.execution.vectorized.{OffHeapColumnVector, WritableColumnVector}
 import org.apache.spark.sql.types._
+import sparkdrill.errors.DrillErrors
 
 /** The writer of one projected column (or struct member, or array element) over a Spark vector. The vector
   * is swapped when a batch overflows, so writers read it through `vector` on every call; readers may cache
@@ -189,11 +190,11 @@ private[loader] abstract class VectorWriter(
       case StringType | BinaryType =>
         val bytes = from.getBinary(fromPos)
         to.putByteArray(toPos, bytes, 0, bytes.length)
-      case other => throw new IllegalStateException(s"cannot copy ${other.simpleString}")
+      case other => throw DrillErrors.internal(s"cannot copy ${other.simpleString}")
     }
 
   private def wrong(what: String): Nothing =
-    throw new IllegalStateException(
+    throw DrillErrors.internal(
       s"column '${field.name}' is a ${field.dataType.simpleString}: it takes no $what"
     )
 

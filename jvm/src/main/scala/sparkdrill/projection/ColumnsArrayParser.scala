@@ -1,6 +1,7 @@
 package sparkdrill.projection
 
 import org.apache.spark.sql.types.{ArrayType, StringType, StructField}
+import sparkdrill.errors.DrillErrors
 
 /** Headerless text's single table column `columns: array<string>` and its elements `columns[n]` (SPEC 3.4,
   * 4). Only active for `header=false` without a provided or defined schema; with headers, `columns` is an
@@ -25,18 +26,13 @@ private[sparkdrill] object ColumnsArrayParser extends ColumnParser {
     case Shape.Whole => None
     case Shape.Indexes(ix) =>
       ix.find(_ > MaxIndex).foreach { i =>
-        throw new IllegalArgumentException(
-          s"spark-drill: column index $i of '${column.name}' is beyond the maximum $MaxIndex"
-        )
+        throw DrillErrors.columnsIndexTooLarge(column.name, i, MaxIndex)
       }
       Some(ix.toSeq)
     case Shape.Members(_) =>
-      throw new IllegalArgumentException(
-        s"spark-drill: '${column.describe}' asks for a member of '${column.name}', an array of strings " +
-          "(headerless text: use columns[n])"
-      )
+      throw DrillErrors.memberOfColumnsArray(column.describe, column.name)
   }
 
   def value(column: ParsedColumn, file: FileInfo): Any =
-    throw new IllegalArgumentException("the columns array comes from the reader, not from a per-file value")
+    throw DrillErrors.internalArgument("the columns array comes from the reader, not from a per-file value")
 }

@@ -2,6 +2,7 @@ package sparkdrill.projection
 
 import org.apache.spark.sql.types.{DataType, LongType, StringType, StructField, TimestampType}
 import org.apache.spark.unsafe.types.UTF8String
+import sparkdrill.errors.DrillErrors
 
 /** The file metadata columns (SPEC 3.3). File kinds are per-file constants; row kinds come from the reader. */
 private[sparkdrill] sealed abstract class ImplicitKind(val defaultLabel: String, val dataType: DataType)
@@ -109,7 +110,7 @@ private[sparkdrill] final case class ImplicitColumnParser(labels: ImplicitLabels
 
   def value(column: ParsedColumn, file: FileInfo): Any = column.kind match {
     case ParsedKind.Implicit(kind: ImplicitKind.FileKind) => ImplicitColumnParser.fileValue(kind, file)
-    case other => throw new IllegalArgumentException(s"column ${column.name} ($other) has no per-file value")
+    case other => throw DrillErrors.internalArgument(s"column ${column.name} ($other) has no per-file value")
   }
 
   private def parsed(name: String, kind: ImplicitKind): ParsedColumn =

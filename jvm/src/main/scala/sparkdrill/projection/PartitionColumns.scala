@@ -7,6 +7,7 @@ import scala.util.Try
 import org.apache.spark.sql.catalyst.expressions.{Cast, Literal}
 import org.apache.spark.sql.types.{DataType, StringType, StructField}
 import org.apache.spark.unsafe.types.UTF8String
+import sparkdrill.errors.DrillErrors
 
 /** Which directory a partition column reads. */
 private[sparkdrill] sealed trait PartitionKey extends Serializable
@@ -42,7 +43,7 @@ private[sparkdrill] final case class DirColumnParser(label: String = "dir", inWi
   def value(column: ParsedColumn, file: FileInfo): Any = column.kind match {
     case ParsedKind.Partition(PartitionKey.Dir(n)) =>
       if (n < file.dirs.size) UTF8String.fromString(file.dirs(n)) else null
-    case other => throw new IllegalArgumentException(s"column ${column.name} ($other) is not a dirN column")
+    case other => throw DrillErrors.internalArgument(s"column ${column.name} ($other) is not a dirN column")
   }
 
   private def all(context: ParseContext): Seq[ParsedColumn] =
@@ -89,13 +90,10 @@ private[sparkdrill] final case class HivePartitionParser(inWildcard: Boolean = t
         case None => null
         case Some(text) =>
           HivePartitionParser.convert(text, column.dataType).getOrElse {
-            throw new IllegalArgumentException(
-              s"spark-drill: partition value '$text' of '$key' in ${file.path} is not a ${column.dataType.simpleString}" +
-                " (providedSchema types this partition column)"
-            )
+            throw DrillErrors.badPartitionValue(file.path, key, text, column.dataType.simpleString)
           }
       }
-    case other => throw new IllegalArgumentException(s"column ${column.name} ($other) is not a hive column")
+    case other => throw DrillErrors.internalArgument(s"column ${column.name} ($other) is not a hive column")
   }
 
   private def all(context: ParseContext): Seq[ParsedColumn] =

@@ -5,6 +5,7 @@ import java.util.Locale
 import scala.collection.immutable.SortedSet
 
 import sparkdrill.loader.ProjectionFilter
+import sparkdrill.errors.DrillErrors
 
 /** What part of a column a projection asks for. A column requested several ways is merged into one shape
   * (`a.b, a.c` -> `a(b, c)`, `c[2], c[0]` -> `c[0, 2]`, `a, a.b` -> all of `a`).
@@ -150,7 +151,7 @@ object Projection {
     */
   def of(columns: RequestedColumn*): Projection = {
     val merged =
-      RequestedColumn.mergeAll(Nil, columns).fold(msg => throw new IllegalArgumentException(msg), identity)
+      RequestedColumn.mergeAll(Nil, columns).fold(msg => throw DrillErrors.internalArgument(msg), identity)
     Projection(merged.map(ProjectionItem.Column(_)))
   }
 }

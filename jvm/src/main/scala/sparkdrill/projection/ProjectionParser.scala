@@ -1,18 +1,7 @@
 package sparkdrill.projection
 
 import scala.collection.immutable.SortedSet
-
-/** A projection list that cannot be parsed or merged. `position` is the 0-based character offset in `list`
-  * where the problem is; the message shows it 1-based with a caret under the list.
-  */
-private[sparkdrill] final class ProjectionException(val reason: String, val list: String, val position: Int)
-    extends IllegalArgumentException(ProjectionException.format(reason, list, position))
-
-private[sparkdrill] object ProjectionException {
-  def format(reason: String, list: String, position: Int): String =
-    s"spark-drill: bad projection list (option 'project'): $reason at position ${position + 1}\n  $list\n  " +
-      (" " * position) + "^"
-}
+import sparkdrill.errors.DrillErrors
 
 /** Parses Drill projection lists (the `project` option):
   * {{{
@@ -32,7 +21,8 @@ private[sparkdrill] object ProjectionParser {
   private final class Parser(s: String) {
     private var pos = 0
 
-    private def fail(reason: String, at: Int = pos): Nothing = throw new ProjectionException(reason, s, at)
+    private def fail(reason: String, at: Int = pos): Nothing =
+      throw DrillErrors.projectionSyntax(reason, s, at)
     private def atEnd: Boolean = pos >= s.length
     private def peek: Char = s.charAt(pos)
     private def skipSpaces(): Unit = while (!atEnd && Character.isWhitespace(peek)) pos += 1

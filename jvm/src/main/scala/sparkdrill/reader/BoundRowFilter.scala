@@ -6,6 +6,7 @@ import org.apache.spark.sql.types.{StructField, StructType}
 import org.apache.spark.unsafe.types.UTF8String
 
 import sparkdrill.loader.{ColumnWriter, TupleWriter}
+import sparkdrill.errors.DrillErrors
 
 /** A [[RowFilter]] bound to one file's writers. The reader writes the filter columns through the capturing
   * writers ([[wrap]], [[view]]), calls [[reset]] as each record starts, and asks [[passes]] once the filter
@@ -69,12 +70,12 @@ private[sparkdrill] final class BoundRowFilter private[reader] (
     def size: Int = writers.length
     def column(index: Int): ColumnWriter = writers(index)
     def column(name: String): ColumnWriter = find(name).getOrElse {
-      throw new IllegalArgumentException(s"no filter column $name; they are ${columns.mkString(", ")}")
+      throw DrillErrors.internalArgument(s"no filter column $name; they are ${columns.mkString(", ")}")
     }
     def find(name: String): Option[ColumnWriter] = writer(name)
     def isProjected(name: String): Boolean = writer(name).isDefined
     def addColumn(field: StructField): ColumnWriter =
-      throw new UnsupportedOperationException(s"the filter's columns are fixed; cannot add ${field.name}")
+      throw DrillErrors.notSupported(s"the filter's columns are fixed; cannot add ${field.name}")
   }
 
   /** Whether the capturing writers hand values on to the loader (the default), or only keep them for the

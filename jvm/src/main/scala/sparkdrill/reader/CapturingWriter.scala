@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets
 import org.apache.spark.sql.types._
 
 import sparkdrill.loader.{ArrayWriter, ColumnWriter, MapWriter, TupleWriter}
+import sparkdrill.errors.DrillErrors
 
 /** A filter column's writer: forwards every value to the loader's writer and keeps the last one written in
   * the current record, as the loader stores it, for a [[BoundRowFilter]] to judge. Integral kinds (boolean
@@ -101,7 +102,7 @@ private[reader] final class CapturingWriter(val underlying: ColumnWriter) extend
   private def forwarded: ColumnWriter =
     if (forwarding) underlying
     else
-      throw new IllegalStateException(s"${field.name}: a filter column's value cannot be kept without a row")
+      throw DrillErrors.internal(s"${field.name}: a filter column's value cannot be kept without a row")
 }
 
 private[reader] object CapturingWriter {

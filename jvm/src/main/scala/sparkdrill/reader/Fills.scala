@@ -4,6 +4,7 @@ import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String
 
 import sparkdrill.loader.ColumnWriter
+import sparkdrill.errors.DrillErrors
 
 /** Writes a NOT NULL column's fill (its DEFAULT, else its type's zero), which the scan hands over as a Spark
   * internal value (see [[SchemaNegotiator.fill]]): nothing to parse on the executor.
@@ -52,7 +53,7 @@ object Fills {
       _.setBytes(bytes, 0, bytes.length)
     case (BinaryType, v: Array[Byte]) => _.setBytes(v, 0, v.length)
     case (t, v) =>
-      throw new IllegalArgumentException(
+      throw DrillErrors.internalArgument(
         s"column '${field.name}': a ${v.getClass.getSimpleName} cannot fill a ${t.simpleString} column"
       )
   }

@@ -1,6 +1,7 @@
 package sparkdrill.reader
 
 import java.util.Locale
+import sparkdrill.errors.DrillErrors
 
 /** Every option a read may set: the scan's, the shared reader options and each format's, in one table. It
   * parses a user's options once, at planning: an unknown name fails naming the nearest valid one (SPEC 1),
@@ -48,13 +49,7 @@ final class OptionCatalog(
         case Some(spec) =>
           seen.get(spec.key).foreach { case (otherName, otherText) =>
             if (otherText != text)
-              throw new OptionException(
-                ErrorClasses.BadOptionValue,
-                s"options '$otherName' and '$name' are the same option '${spec.name}' but have " +
-                  s"different values ('$otherText', '$text')",
-                name,
-                Some(text)
-              )
+              throw DrillErrors.optionSpelledTwice(otherName, otherText, name, text, spec.name)
           }
           seen(spec.key) = name -> text
           values += spec.key -> spec.kind.parse(name, text)
@@ -75,13 +70,8 @@ final class OptionCatalog(
   private def unknown(name: String): OptionException = {
     val key = lower(name)
     unsupportedByName.get(key) match {
-      case Some(why) =>
-        val reason = s"option '$name' of Spark's own reader has no counterpart here: $why"
-        new OptionException(ErrorClasses.UnsupportedOption, reason, name)
-      case None =>
-        val hint = nearest(name).map(n => s"; did you mean $n?").getOrElse("")
-        val reason = s"unknown option '$name'$hint (docs/options.md lists every option)"
-        new OptionException(ErrorClasses.UnknownOption, reason, name)
+      case Some(why) => DrillErrors.sparkOptionWithoutCounterpart(name, why)
+      case None => DrillErrors.unknownOption(name, nearest(name))
     }
   }
 

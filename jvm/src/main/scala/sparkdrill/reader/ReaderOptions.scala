@@ -1,6 +1,7 @@
 package sparkdrill.reader
 
 import java.util.Locale
+import sparkdrill.errors.DrillErrors
 
 /** How an option's text becomes a typed value. Parsing happens once, at planning; executors only read the
   * values.
@@ -17,12 +18,7 @@ abstract class OptionKind[T](val name: String) extends Serializable {
   def values: Seq[String] = Nil
 
   protected def bad(option: String, text: String, takes: String): Nothing =
-    throw new OptionException(
-      ErrorClasses.BadOptionValue,
-      s"option '$option' must be $takes, got '$text'",
-      option,
-      Some(text)
-    )
+    throw DrillErrors.badOptionValue(option, text, takes)
 }
 
 object OptionKind {
@@ -229,7 +225,7 @@ final class ReaderOptions(
 
   /** The value set, else the default; an option without a default must be read with [[get]]. */
   def apply[T](spec: OptionSpec[T]): T =
-    get(spec).getOrElse(throw new IllegalStateException(s"option '${spec.name}' has no default: use get"))
+    get(spec).getOrElse(throw DrillErrors.internal(s"option '${spec.name}' has no default: use get"))
 
   /** The value set, else the default, else None. */
   def get[T](spec: OptionSpec[T]): Option[T] =

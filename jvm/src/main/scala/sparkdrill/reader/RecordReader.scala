@@ -3,6 +3,7 @@ package sparkdrill.reader
 import org.apache.spark.sql.types.{StringType, StructField, StructType}
 
 import sparkdrill.loader.{ColumnWriter, RowWriter}
+import sparkdrill.errors.DrillErrors
 
 /** The record-reader template (docs/formats.md, "Writing a format"): reads a format's [[FieldRecords]] into
   * the loader and owns every per-record duty, so that a format written on it has them all:
@@ -56,7 +57,7 @@ final class RecordReader(negotiator: SchemaNegotiator, records: FieldRecords) ex
 
   private def writeRecord(): Unit = {
     if (records.offset < 0 && (lineWriter != null || offsetWriter != null))
-      throw new IllegalStateException(
+      throw DrillErrors.internal(
         s"${errors.path}: _line and _offset cannot be read from a range of a bzip2 file"
       )
     if (countOnly) { writer.start(); writeImplicit(); writer.save(); return }

@@ -3,6 +3,7 @@ package sparkdrill.reader
 import org.apache.spark.sql.types.StructType
 
 import sparkdrill.loader.{ProjectionFilter, ResultSetLoader}
+import sparkdrill.errors.DrillErrors
 
 /** What a format reader is told about the scan, and how it gets its loader. */
 trait SchemaNegotiator {
@@ -75,5 +76,5 @@ trait SchemaNegotiator {
     * stops the read (after recording what the stream needs to go on with them).
     */
   def lateColumns(columns: StructType, line: Long): Nothing =
-    throw new IllegalStateException(s"${file.path}: this read does not stop on new columns ($columns)")
+    throw DrillErrors.internal(s"${file.path}: this read does not stop on new columns ($columns)")
 }

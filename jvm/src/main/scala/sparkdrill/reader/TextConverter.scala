@@ -10,6 +10,7 @@ import org.apache.spark.sql.catalyst.util.DateTimeUtils
 import org.apache.spark.sql.types._
 
 import sparkdrill.loader.ColumnWriter
+import sparkdrill.errors.DrillErrors
 
 /** Writes one text field into a column of its type. `write` returns false when the text cannot be converted
   * (the caller applies the `mode`). Typed conversions trim surrounding whitespace first; a blank field is null
@@ -65,7 +66,7 @@ private[sparkdrill] object TextConverter {
           case TimestampType => new TimestampParser(format.orElse(s.timestampFormat), s.zone)
           case TimestampNTZType => new TimestampParser(format.orElse(s.timestampFormat), null)
           case other =>
-            throw new IllegalArgumentException(
+            throw DrillErrors.internalArgument(
               s"column '${field.name}' has type ${other.simpleString}, which text cannot be converted to"
             )
         }

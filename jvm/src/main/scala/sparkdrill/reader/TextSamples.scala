@@ -5,6 +5,7 @@ import scala.collection.mutable.ArrayBuffer
 import org.apache.spark.sql.types.{Decimal, StringType, StructField, StructType}
 
 import sparkdrill.loader.{ArrayWriter, ColumnWriter, MapWriter, TupleWriter}
+import sparkdrill.errors.DrillErrors
 
 /** A discovery's sample of text fields, for a format that discovers by its own code (delimited text): each
   * field as its string column would hold it, by the read's own converter (so `nullValue`, `emptyValue` and
@@ -43,7 +44,7 @@ private final class LastString extends ColumnWriter {
     value = new String(bytes, offset, length, java.nio.charset.StandardCharsets.UTF_8)
   def setString(v: String): Unit = value = v
   private def notText(what: String): Nothing =
-    throw new IllegalStateException(s"a sampled text field takes text, not $what")
+    throw DrillErrors.internal(s"a sampled text field takes text, not $what")
   def setBoolean(v: Boolean): Unit = notText("a boolean")
   def setInt(v: Int): Unit = notText("an int")
   def setLong(v: Long): Unit = notText("a long")

@@ -3,6 +3,7 @@ package sparkdrill.scan
 import org.apache.spark.sql.execution.vectorized.ConstantColumnVector
 import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String
+import sparkdrill.errors.DrillErrors
 
 /** Per-file constants into Spark's constant vectors. */
 private[sparkdrill] object ConstantValues {
@@ -25,7 +26,7 @@ private[sparkdrill] object ConstantValues {
         case (DoubleType, n: java.lang.Double) => v.setDouble(n)
         case (d: DecimalType, n: Decimal) => v.setDecimal(n, d.precision)
         case (t, other) =>
-          throw new IllegalArgumentException(
+          throw DrillErrors.internalArgument(
             s"a ${other.getClass.getSimpleName} cannot be a constant of type ${t.simpleString}"
           )
       }

@@ -8,7 +8,8 @@ import scala.collection.mutable.ArrayBuffer
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileStatus, GlobFilter, Path}
 
-import sparkdrill.reader.{ErrorClasses, OptionException, ReaderOptions}
+import sparkdrill.reader.ReaderOptions
+import sparkdrill.errors.DrillErrors
 
 /** Lists the files of a scan through Hadoop's FileSystem: files, directories (recursively), globs and
   * several paths. Names starting with `.` or `_` are skipped, as Spark and Drill do. Files come back sorted
@@ -134,9 +135,7 @@ private[sparkdrill] object FileLister {
           catch {
             case _: FileNotFoundException if ignoreMissing => None
             case e: FileNotFoundException =>
-              throw new FileNotFoundException(
-                s"spark-drill: path does not exist: $raw (option ignoreMissingFiles=true skips it)"
-              ).initCause(e)
+              throw DrillErrors.pathNotFound(raw, e)
           }
         status.foreach { s =>
           if (s.isDirectory) walk(Seq((s.getPath, s.getPath, s.getModificationTime)))
@@ -184,11 +183,6 @@ private[sparkdrill] object FileLister {
     try LocalDateTime.parse(value.trim.replace(' ', 'T')).atZone(zone).toInstant.toEpochMilli
     catch {
       case e: java.time.format.DateTimeParseException =>
-        throw new OptionException(
-          ErrorClasses.BadOptionValue,
-          s"option '$name' must be a timestamp like 2024-01-31T12:00:00, got '$value'",
-          name,
-          Some(value)
-        ).initCause(e)
+        throw DrillErrors.badTimestampOption(name, value, e)
     }
 }

@@ -2,6 +2,7 @@ package sparkdrill.scan
 
 import org.apache.spark.unsafe.types.UTF8String
 
+import sparkdrill.errors.DrillErrors
 import sparkdrill.projection.{ColumnParser, ParsedColumn}
 
 /** A predicate over per-file constant string columns (`dirN`, hive keys, `filename`, `filepath`, `fqn`,
@@ -38,7 +39,7 @@ private[sparkdrill] object FilePredicate {
           case "<=" => c <= 0
           case ">" => c > 0
           case ">=" => c >= 0
-          case _ => throw new IllegalArgumentException(s"unknown comparison $op")
+          case _ => throw DrillErrors.internalArgument(s"unknown comparison $op")
         }
       }
     case In(column, literals) =>
@@ -55,7 +56,7 @@ private[sparkdrill] object FilePredicate {
           case "STARTS_WITH" => v.startsWith(literal)
           case "ENDS_WITH" => v.endsWith(literal)
           case "CONTAINS" => v.contains(literal)
-          case _ => throw new IllegalArgumentException(s"unknown string match $op")
+          case _ => throw DrillErrors.internalArgument(s"unknown string match $op")
         }
       }
     case And(l, r) =>

@@ -6,6 +6,7 @@ import java.util.{Collections, Locale, ServiceLoader, WeakHashMap}
 import scala.jdk.CollectionConverters._
 
 import sparkdrill.reader.{FormatPlugin, OptionCatalog, ReaderOptions}
+import sparkdrill.errors.DrillErrors
 
 /** The formats a thread sees, found through `java.util.ServiceLoader` (each jar's
   * `META-INF/services/sparkdrill.reader.FormatPlugin`), by name and by file suffix. The scan names no format.
@@ -26,17 +27,13 @@ private[sparkdrill] object FormatRegistry {
     val plugins: Seq[FormatPlugin] = {
       val byName = found.groupBy(_.name.toLowerCase(Locale.ROOT)).map { case (n, ps) =>
         if (ps.size > 1)
-          throw new IllegalStateException(
-            s"spark-drill: two formats are named '$n': ${ps.map(_.getClass.getName).mkString(", ")}"
-          )
+          throw DrillErrors.formatNamedTwice(n, ps.map(_.getClass.getName))
         n -> ps.head
       }
       val ordered = byName.values.toSeq.sortBy(_.name)
       ordered.flatMap(p => p.suffixes.map(_ -> p)).groupBy(_._1).foreach { case (suffix, ps) =>
         if (ps.size > 1)
-          throw new IllegalStateException(
-            s"spark-drill: formats ${ps.map(_._2.name).mkString(", ")} all claim the suffix .$suffix"
-          )
+          throw DrillErrors.suffixClaimedTwice(suffix, ps.map(_._2.name))
       }
       ordered
     }
@@ -51,10 +48,7 @@ private[sparkdrill] object FormatRegistry {
     def named(name: String): FormatPlugin =
       byName.getOrElse(
         name.toLowerCase(Locale.ROOT),
-        throw new IllegalArgumentException(
-          s"spark-drill: unknown format '$name' (option 'format'); known formats: " +
-            byName.keys.toSeq.sorted.mkString(", ")
-        )
+        throw DrillErrors.unknownFormat(name, byName.keys.toSeq)
       )
 
     def forFile(fileName: String, options: ReaderOptions): Option[FormatPlugin] =

@@ -10,10 +10,7 @@ import org.apache.spark.sql.types.StructType
 private[sparkdrill] trait LateColumns extends Serializable {
 
   /** Records what the query needs to go on with `columns` (met in `file` at `line`), then throws an error
-    * that [[EndsTheQuery]].
+    * that [[sparkdrill.errors.EndsTheQuery]].
     */
   def stop(file: String, columns: StructType, line: Long, conf: Configuration): Nothing
 }
-
-/** An error that ends the query as it stands: a task passes it on as it is, not as a file it failed to read. */
-private[sparkdrill] trait EndsTheQuery

@@ -3,8 +3,9 @@ package sparkdrill.scan
 import org.apache.hadoop.conf.Configuration
 import org.apache.spark.sql.vectorized.ColumnarBatch
 
-import sparkdrill.reader.{BatchReader, ErrorClasses, ScanException}
+import sparkdrill.reader.{BatchReader, ScanException}
 import sparkdrill.loader.{ResultSetLoader, ResultSetLoaders}
+import sparkdrill.errors.{DrillErrors, EndsTheQuery}
 
 /** Reads the files of one task in turn: opens each file's reader with a negotiator, drives the loader, and
   * hands out batches assembled in the output order. A batch never spans two files, so per-file constants
@@ -136,30 +137,9 @@ private[sparkdrill] final class ScanLifecycle(spec: ScanSpec, tasks: Array[FileT
   private def withFile(e: Exception): Exception = e match {
     case s: ScanException => s
     case other if ScanLifecycle.isMissing(other) =>
-      new ScanException(
-        ErrorClasses.MissingFile,
-        "the file no longer exists (it was listed when the query was planned)",
-        negotiator.errorContext.path,
-        -1,
-        -1,
-        None,
-        None,
-        Some("ignoreMissingFiles=true skips it")
-      ).initCause(other).asInstanceOf[Exception]
+      DrillErrors.missingFile(negotiator.errorContext.path, other)
     case other =>
-      val path = negotiator.errorContext.path
-      new ScanException(
-        ErrorClasses.UnreadableFile,
-        s"failed to read (${other.getClass.getSimpleName}: ${other.getMessage})",
-        path,
-        -1,
-        -1,
-        None,
-        None,
-        None
-      )
-        .initCause(other)
-        .asInstanceOf[Exception]
+      DrillErrors.unreadableFile(negotiator.errorContext.path, other)
   }
 
   private def closeFile(): Unit = {

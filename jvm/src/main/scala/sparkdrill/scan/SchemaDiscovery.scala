@@ -4,16 +4,8 @@ import org.apache.hadoop.conf.Configuration
 import org.apache.spark.sql.types.StructType
 
 import sparkdrill.loader.{LoaderOptions, ProjectionFilter, ResultSetLoader, ResultSetLoaders}
-import sparkdrill.reader.{
-  DiscoveryContext,
-  ErrorClasses,
-  ErrorContext,
-  FileInput,
-  FormatPlugin,
-  ReaderOptions,
-  Sampling,
-  ScanException
-}
+import sparkdrill.errors.{DrillErrors, ErrorContext, ScanException}
+import sparkdrill.reader.{DiscoveryContext, FileInput, FormatPlugin, ReaderOptions, Sampling}
 
 /** The discovery pass: takes the format's schema when it is known without a file (a log pattern's groups),
   * else asks the format to discover each file ([[FormatPlugin.discover]]): its early schema (a header) or the
@@ -67,16 +59,7 @@ private[sparkdrill] object SchemaDiscovery {
       case e: Exception if ScanLifecycle.isCorrupt(e) && options(ScanOptions.IgnoreCorruptFiles) => None
       // A corrupt or truncated compressed file, an unreadable one: name it.
       case e: Exception =>
-        throw new ScanException(
-          ErrorClasses.UnreadableFile,
-          s"cannot read the file to discover its schema (${e.getClass.getSimpleName}: ${e.getMessage})",
-          file.displayPath,
-          -1,
-          -1,
-          None,
-          None,
-          None
-        ).initCause(e)
+        throw DrillErrors.undiscoverableFile(file.displayPath, e)
     } finally input.close()
   }
 }

@@ -1,6 +1,8 @@
 package sparkdrill.scan
 
-import sparkdrill.reader.{ErrorClasses, OptionException, OptionSpec, ReaderOptions}
+import sparkdrill.errors.DrillErrors
+
+import sparkdrill.reader.{OptionSpec, ReaderOptions}
 import sparkdrill.reader.OptionKind._
 
 /** How a stream meets columns its schema lacks (SPEC 11, "New columns"): option `schemaEvolutionMode`.
@@ -110,17 +112,6 @@ private[sparkdrill] object StreamOptions {
   def checkScope(options: ReaderOptions, streaming: Boolean): Unit = {
     val wrong = if (streaming) batchOnly else streamOnly
     val named = ScanOptions.catalog.options.filter(s => wrong(s.key) && options.isSet(s)).map(_.name)
-    if (named.nonEmpty) {
-      val (what, where) =
-        if (streaming) ("only a batch read takes", "spark.read")
-        else ("only a stream takes", "spark.readStream")
-      throw new OptionException(
-        ErrorClasses.UnsupportedOption,
-        s"${named.map(n => s"'$n'").mkString(", ")}: $what ${if (named.size == 1) "this option"
-          else "these options"} " +
-          "(use " + where + ".format(\"drill\"))",
-        named.mkString(", ")
-      )
-    }
+    if (named.nonEmpty) throw DrillErrors.optionsOfTheOtherRead(named, streaming)
   }
 }

@@ -8,9 +8,10 @@ import org.apache.hadoop.io.compress.SplittableCompressionCodec
 import org.apache.spark.sql.types.{StructField, StructType}
 
 import sparkdrill.projection.{ColumnParser, Projection, ProjectionParser, SparkProjection}
-import sparkdrill.reader.{CommonOptions, ErrorClasses, OptionException, ReaderOptions, RowFilter}
+import sparkdrill.reader.{CommonOptions, ReaderOptions, RowFilter}
 import sparkdrill.scan.cache.{CachedDiscovery, DiscoveryStats}
 import sparkdrill.scan.schema._
+import sparkdrill.errors.{DrillErrors, SparkDrillError}
 
 /** A table as planned at `load()`: the listed files, what discovery found in each (and how: from a cache or
   * read), and the schema the scan schema tracker resolved from them. Immutable; every query on the table is
@@ -179,13 +180,7 @@ private[sparkdrill] object TableScan {
   def parseOptions(raw: Map[String, String]): ReaderOptions = {
     val options = ScanOptions.catalog.parse(raw)
     if (!options(ScanOptions.RecursiveFileLookup))
-      throw new OptionException(
-        ErrorClasses.UnsupportedOption,
-        "option 'recursiveFileLookup=false' is not supported: directories are always read " +
-          "recursively (use pathGlobFilter or a glob path to choose files)",
-        ScanOptions.RecursiveFileLookup.name,
-        Some("false")
-      )
+      throw DrillErrors.recursiveFileLookupOff(ScanOptions.RecursiveFileLookup.name)
     options.get(ScanOptions.Format).foreach(FormatRegistry.named(_).validateNamed(options))
     FormatRegistry.plugins.foreach(_.validate(options))
     options
@@ -207,13 +202,11 @@ private[sparkdrill] object TableScan {
       discoverAll: SchemaDiscovery.Many = SchemaDiscovery.locally,
       parsers: Seq[ColumnParser] = Nil
   ): TableScan = {
-    require(paths.nonEmpty, "spark-drill: no path given: use load(path) or the option 'path'")
+    if (paths.isEmpty) throw DrillErrors.noPath()
     val started = System.nanoTime()
     val listed = list(paths, options, conf, zone)
     if (listed.isEmpty)
-      throw new IllegalArgumentException(
-        s"spark-drill: no readable files under ${paths.mkString(", ")}${bySuffix(options)}"
-      )
+      throw DrillErrors.noFiles(paths, bySuffix(options))
     fromFiles(
       paths,
       listed,
@@ -234,14 +227,19 @@ private[sparkdrill] object TableScan {
     else {
       val (claimed, unclaimed) = FormatRegistry.plugins.partition(_.claimsSuffix(options))
       val needs = unclaimed.map { p =>
-        val why = scala.util.Try(p.validateNamed(options)).failed.toOption.map(_.getMessage).getOrElse("")
+        val why = scala.util.Try(p.validateNamed(options)).failed.toOption.map(reasonOf).getOrElse("")
         s"; .${p.suffixes.mkString(", .")} only with format ${p.name}'s options" +
-          (if (why.isEmpty) ""
-           else s" (${why.stripPrefix("[SPARK_DRILL_BAD_OPTION_VALUE] ").stripPrefix("spark-drill: ")})")
+          (if (why.isEmpty) "" else s" ($why)")
       }
       s" (without the option format, files are read by suffix: .${claimed.flatMap(_.suffixes).mkString(", .")}" +
         needs.mkString + ")"
     }
+
+  // A classed error's reason from its parameters, not cut out of its message; another's message.
+  private def reasonOf(e: Throwable): String = e match {
+    case d: SparkDrillError => d.parameters.getOrElse("reason", e.getMessage)
+    case other => String.valueOf(other.getMessage).stripPrefix("spark-drill: ")
+  }
 
   /** The planner's first step: the files of `paths` (SPEC 2), sorted by path. */
   def list(

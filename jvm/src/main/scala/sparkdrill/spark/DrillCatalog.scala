@@ -6,6 +6,7 @@ import org.apache.spark.sql.connector.catalog.{Identifier, Table, TableCatalog, 
 import org.apache.spark.sql.connector.expressions.Transform
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
+import sparkdrill.errors.DrillErrors
 
 /** `SELECT ... FROM drill.\`/data/logs\``: the identifier is the path, read with default options (plus any
   * `spark.sql.catalog.drill.<option>` set for the catalog). Spark's own `format.\`path\`` syntax only serves
@@ -46,7 +47,5 @@ final class DrillCatalog extends TableCatalog {
   override def renameTable(oldIdent: Identifier, newIdent: Identifier): Unit = readOnly()
 
   private def readOnly(): Nothing =
-    throw new UnsupportedOperationException(
-      s"the $catalogName catalog only reads files; it cannot change them"
-    )
+    throw DrillErrors.readOnlyCatalog(catalogName)
 }

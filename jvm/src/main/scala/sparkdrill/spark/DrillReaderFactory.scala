@@ -8,6 +8,7 @@ import org.apache.spark.sql.vectorized.ColumnarBatch
 import org.apache.spark.util.SerializableConfiguration
 
 import sparkdrill.scan.{FileTask, ScanLifecycle, ScanSpec}
+import sparkdrill.errors.DrillErrors
 
 /** The files of one task. Small: the schema travels once, in the reader factory. */
 private[sparkdrill] final case class DrillInputPartition(index: Int, tasks: Array[FileTask])
@@ -20,14 +21,14 @@ private[sparkdrill] final class DrillReaderFactory(spec: ScanSpec, conf: Broadca
   override def supportColumnarReads(partition: InputPartition): Boolean = true
 
   override def createReader(partition: InputPartition): PartitionReader[InternalRow] =
-    throw new UnsupportedOperationException("spark-drill reads only columnar batches")
+    throw DrillErrors.notSupported("spark-drill reads only columnar batches")
 
   override def createColumnarReader(partition: InputPartition): PartitionReader[ColumnarBatch] =
     partition match {
       case p: DrillInputPartition =>
         new DrillPartitionReader(new ScanLifecycle(spec, p.tasks, conf.value.value))
       case other =>
-        throw new IllegalArgumentException(s"unknown input partition type: ${other.getClass.getName}")
+        throw DrillErrors.internalArgument(s"unknown input partition type: ${other.getClass.getName}")
     }
 }
 

@@ -1,5 +1,7 @@
 package sparkdrill.stream
 
+import sparkdrill.errors.DrillErrors
+
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.types.{StructField, StructType}
@@ -94,15 +96,11 @@ private[sparkdrill] object StreamDefinition {
   ): StreamDefinition = {
     StreamOptions.checkScope(readOptions, streaming = true)
     if (paths.size != 1)
-      throw new IllegalArgumentException(
-        s"spark-drill: a stream reads one path (a directory or a glob), got ${paths.size}: ${paths.mkString(", ")}"
-      )
+      throw DrillErrors.streamOnePath(paths)
     val path = paths.head
     val parsed = withEvolutionMode(readOptions, defined.isDefined)
     if (parsed(StreamOptions.MaxFilesPerTrigger) < 1)
-      throw new IllegalArgumentException(
-        s"spark-drill: option 'maxFilesPerTrigger' must be at least 1, got ${parsed(StreamOptions.MaxFilesPerTrigger)}"
-      )
+      throw DrillErrors.badMaxFilesPerTrigger(parsed(StreamOptions.MaxFilesPerTrigger))
     val root = FileLister.rootOf(path, conf).toString
     val location = parsed.get(StreamOptions.SchemaLocation)
     // The files there now: version 0's discovery, and whether they bind fields by position.
@@ -115,19 +113,12 @@ private[sparkdrill] object StreamDefinition {
       case Some(schema) => userVersion(schema, root)
       case None =>
         val dir = location.getOrElse(
-          throw new IllegalArgumentException(
-            "spark-drill: a stream without a schema given with .schema(...) needs option 'schemaLocation': a " +
-              "directory where the stream keeps its schema versions (for example under the checkpoint: " +
-              "<checkpoint>/_schemas)"
-          )
+          throw DrillErrors.streamNeedsSchemaLocation()
         )
         SchemaVersions.newest(dir, conf) match {
           case Some(v) =>
             if (v.inputPath != root)
-              throw new IllegalArgumentException(
-                s"spark-drill: schemaLocation $dir belongs to the stream of ${v.inputPath}, not of $root: " +
-                  "each input path needs its own schemaLocation"
-              )
+              throw DrillErrors.schemaLocationOfAnotherPath(dir, v.inputPath, root)
             v
           case None =>
             val v = discovered(path, root, present, parsed, conf, session, dir)
@@ -150,16 +141,9 @@ private[sparkdrill] object StreamDefinition {
       case EvolutionMode.Rescue if !options.isSet(CommonOptions.RescuedDataColumn) =>
         options.updated(CommonOptions.RescuedDataColumn, "_rescued_data")
       case mode if options.isSet(ScanOptions.Project) && mode.evolves =>
-        throw new IllegalArgumentException(
-          s"spark-drill: schemaEvolutionMode=$mode adds columns, but option 'project' lists the stream's columns: " +
-            "add them to the list (a new DataFrame), or choose none, rescue or failOnNewColumns"
-        )
+        throw DrillErrors.streamEvolvesProjection(mode.name)
       case mode if defined && mode.evolves =>
-        throw new IllegalArgumentException(
-          s"spark-drill: schemaEvolutionMode=$mode evolves a schema the stream keeps in schemaLocation, not one " +
-            "given with .schema(...): drop .schema(...) and set schemaLocation, or choose none, rescue or " +
-            "failOnNewColumns"
-        )
+        throw DrillErrors.streamEvolvesDefinedSchema(mode.name)
       case _ => options
     }
 
@@ -177,10 +161,7 @@ private[sparkdrill] object StreamDefinition {
       location: String
   ): SchemaVersion = {
     if (listed.isEmpty)
-      throw new IllegalArgumentException(
-        s"spark-drill: no files under $path to discover the stream's schema from: give one with .schema(...), " +
-          s"or start the stream once files are there (the schema is then kept in schemaLocation $location)"
-      )
+      throw DrillErrors.streamNoFiles(path, location)
     val table =
       TableScan.fromFiles(Seq(path), listed, options, None, conf, session.discoverAll, session.parsers())
     val perFile = table.resolved.output.filter(_.isPerFile).map(_.name)
@@ -210,15 +191,10 @@ private[sparkdrill] object StreamDefinition {
       val kind = labels
         .kindOf(name)
         .getOrElse(
-          throw new IllegalArgumentException(
-            s"spark-drill: option 'includeColumns' names '$name', which is not a hidden column; it takes " +
-              labels.all.map(_._1).mkString(", ")
-          )
+          throw DrillErrors.includeColumnsNotHidden(name, labels.all.map(_._1))
         )
       if (version.schema.fieldNames.exists(_.equalsIgnoreCase(name)))
-        throw new IllegalArgumentException(
-          s"spark-drill: option 'includeColumns' names '$name', but the stream's schema has a column of that name"
-        )
+        throw DrillErrors.includeColumnsClash(name)
       StructField(labels.label(kind), kind.dataType, nullable = true)
     }
   }

@@ -1,5 +1,7 @@
 package sparkdrill.stream
 
+import sparkdrill.errors.DrillErrors
+
 import scala.collection.mutable
 
 import org.apache.hadoop.fs.Path
@@ -49,12 +51,7 @@ private[sparkdrill] final class StreamEngine(
   if (!definition.definedByUser)
     location.flatMap(SchemaVersions.newest(_, conf)).foreach { newest =>
       if (newest.version > definition.version.version)
-        throw new StreamSchemaException(
-          StreamSchemaException.Stale,
-          s"this streaming DataFrame was built on schema version ${definition.version.version}, but " +
-            s"schemaLocation ${location.get} holds version ${newest.version}: build the DataFrame again " +
-            "(spark.readStream...load(), or sd.read_stream) and start the query from it"
-        )
+        throw DrillErrors.streamStaleSchema(definition.version.version, newest.version, location.get)
     }
 
   private val state = StreamState.open(StreamState.dirFor(checkpointPath), root, includeExisting, conf)
@@ -163,7 +160,7 @@ private[sparkdrill] final class StreamEngine(
     val fileSchemas = evolution.fileSchemas(found)
     val first = found.files.head
     val names = evolution.brings(definition.version, fileSchemas.head)
-    if (!mode.evolves) throw StreamStops.newColumns(first.displayPath, names, mode, None)
+    if (!mode.evolves) throw DrillErrors.streamNewColumns(first.displayPath, names, mode.name, None)
     val dir = location.get
     val next = evolution.next(definition.version, fileSchemas, first.displayPath).get
     // A restart after a crash between this write and the stop finds the version already there.
@@ -171,7 +168,14 @@ private[sparkdrill] final class StreamEngine(
       SchemaVersions.write(dir, next, conf)
       next
     }
-    throw StreamStops.changed(first.displayPath, names, definition.version.version, written, dir, line = None)
+    throw DrillErrors.streamSchemaChanged(
+      first.displayPath,
+      names,
+      definition.version.version,
+      written.version,
+      dir,
+      added = written.added
+    )
   }
 
   /** Starts an `AvailableNow` run: only the files there now are taken until the query stops. */
@@ -248,7 +252,7 @@ private[sparkdrill] final class StreamEngine(
     val format = FormatRegistry
       .forFile(name, options)
       .map(_.name)
-      .getOrElse(throw new IllegalStateException(s"spark-drill: no format reads $full, logged by the stream"))
+      .getOrElse(throw DrillErrors.internal(s"spark-drill: no format reads $full, logged by the stream"))
     ScanFile(full, t.length, t.modificationTime, dirsOf(t.path), format)
   }
 

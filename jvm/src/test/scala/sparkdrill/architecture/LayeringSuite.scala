@@ -13,6 +13,7 @@ import org.scalatest.funsuite.AnyFunSuite
   * spark (DSv2 adapter) -> scan -> projection, reader, loader
   * formats -> reader, loader
   * reader -> loader
+  * every layer -> errors (the one error factory), which depends on nothing of ours
   * }}}
   */
 class LayeringSuite extends AnyFunSuite {
@@ -21,13 +22,24 @@ class LayeringSuite extends AnyFunSuite {
   private def check(rule: ArchRule): Unit = rule.check(classes)
 
   test("the main classes are found (the rules below are not vacuous)") {
-    Seq("spark", "scan", "projection", "reader", "formats", "loader").foreach { p =>
+    Seq("spark", "scan", "projection", "reader", "formats", "loader", "errors").foreach { p =>
       assert(classes.stream().anyMatch(_.getPackageName.startsWith(s"sparkdrill.$p")), p)
     }
   }
 
   test("dependencies point down the layers only") {
     check(LayeringSuite.layers)
+  }
+
+  test("the error factory is the bottom layer: it depends on no other package of spark-drill") {
+    check(
+      noClasses()
+        .that()
+        .resideInAPackage("sparkdrill.errors..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(LayeringSuite.layerPackages: _*)
+    )
   }
 
   test("nothing below the adapter imports Spark's DataSource V2 connector API") {
@@ -75,6 +87,10 @@ object LayeringSuite {
   def mainClasses: JavaClasses =
     new ClassFileImporter().withImportOption(mainOnly).importPackages("sparkdrill")
 
+  /** Every layer but `errors`, which each of them may use. */
+  val layerPackages: Seq[String] =
+    Seq("spark", "scan", "projection", "formats", "reader", "loader").map(p => s"sparkdrill.$p..")
+
   val layers: ArchRule = layeredArchitecture()
     .consideringOnlyDependenciesInLayers()
     .layer("adapter")
@@ -89,6 +105,8 @@ object LayeringSuite {
     .definedBy("sparkdrill.reader..")
     .layer("loader")
     .definedBy("sparkdrill.loader..")
+    .layer("errors")
+    .definedBy("sparkdrill.errors..")
     .whereLayer("adapter")
     .mayNotBeAccessedByAnyLayer()
     .whereLayer("scan")
@@ -101,4 +119,6 @@ object LayeringSuite {
     .mayOnlyBeAccessedByLayers("adapter", "scan", "formats")
     .whereLayer("loader")
     .mayOnlyBeAccessedByLayers("adapter", "scan", "projection", "reader", "formats")
+    .whereLayer("errors")
+    .mayOnlyBeAccessedByLayers("adapter", "scan", "projection", "reader", "formats", "loader")
 }

@@ -7,6 +7,7 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import sparkdrill.projection.Shape.{Indexes, Members, Whole}
 import sparkdrill.projection.{ProjectionItem => PI}
+import sparkdrill.errors.ProjectionException
 
 class ProjectionParserSuite extends AnyFunSuite {
   private def cols(list: String): Seq[RequestedColumn] = ProjectionParser.parse(list).columns

@@ -8,8 +8,7 @@ import org.apache.spark.SparkThrowable
 import org.scalatest.funsuite.AnyFunSuite
 
 import sparkdrill.TestFiles
-import sparkdrill.reader.{ErrorClasses, ErrorContext, OptionException, ScanException}
-import sparkdrill.scan.schema.SchemaException
+import sparkdrill.errors.{ErrorClasses, ErrorContext, OptionException, ScanException, SchemaException}
 
 /** Every kind of error a scan raises carries its error class (a condition Spark, PySpark and Spark Connect
   * hand on) and the named parameters `sd.ScanError` is built from, and leads its message with `[CLASS]`.

@@ -7,7 +7,7 @@ import org.apache.spark.sql.types.{StringType, StructField, StructType}
 import org.scalatest.funsuite.AnyFunSuite
 
 import sparkdrill.TestFiles
-import sparkdrill.scan.schema.SchemaException
+import sparkdrill.errors.SchemaException
 
 /** SPEC 5: a discovered schema is bounded (`maxSchemaFields`), and a wide one costs a query nothing for the
   * columns it does not read: what each task is sent and what reading allocates are those of a narrow table.

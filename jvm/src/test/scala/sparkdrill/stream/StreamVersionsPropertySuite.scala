@@ -12,7 +12,8 @@ import org.scalatest.funsuite.AnyFunSuite
 import org.scalatestplus.scalacheck.ScalaCheckDrivenPropertyChecks
 
 import sparkdrill.scan.{SchemaDiscovery, SplitPlanner, TableScan}
-import sparkdrill.stream.schema.{SchemaVersion, SchemaVersions, StreamSchemaException}
+import sparkdrill.errors.{ErrorClasses, StreamStopException}
+import sparkdrill.stream.schema.{SchemaVersion, SchemaVersions}
 
 /** SPEC 11, "One schema, batch or stream", as a property of the real stream engine over real files: random
   * landings of generated files (CSV with drifting headers, or JSON with nested objects, objects keyed by data
@@ -167,7 +168,7 @@ class StreamVersionsPropertySuite extends AnyFunSuite with ScalaCheckDrivenPrope
             last = next
           }
         } catch {
-          case e: StreamSchemaException if e.errorClass == StreamSchemaException.Changed =>
+          case e: StreamStopException if e.errorClass == ErrorClasses.StreamSchemaChanged =>
             written += SchemaVersions.newest(schemas, conf).get -> landed.toSet
             engine.stop()
             engine = new StreamEngine(load(), checkpoint, session)

@@ -9,6 +9,7 @@ import org.apache.spark.sql.types._
 
 import sparkdrill.reader.{CommonOptions, ReaderOptions, TypeLattice}
 import sparkdrill.reader.TypeLattice.{Arr, Atomic, Kind, MapOf, NullOnly, Struct}
+import sparkdrill.errors.DrillErrors
 
 /** The schema of a file's first records (SPEC 5): each value's kind, joined over the records with the
   * widening lattice (integers then fractions give double; a scalar against an object or an array gives a
@@ -34,7 +35,7 @@ private[sparkdrill] final class JsonSampler(
   def add(parser: JsonParser, read: => Unit = ()): Unit = {
     val fields = objectKind(parser, 0, TypeLattice.NoMaps) match {
       case Struct(fields) => fields
-      case other => throw new IllegalStateException(s"a record's members made $other")
+      case other => throw DrillErrors.internal(s"a record's members made $other")
     }
     read
     fields.foreach { case (name, kind) => joinColumn(name, kind) }
@@ -133,7 +134,7 @@ private[sparkdrill] final class JsonSampler(
       while (parser.nextToken() != JsonToken.END_ARRAY)
         element = TypeLattice.join(element, valueKind(parser, depth + 1), mapThreshold)
       Arr(element)
-    case other => throw new IllegalStateException(s"unexpected JSON token $other")
+    case other => throw DrillErrors.internal(s"unexpected JSON token $other")
   }
 
   private def fileType(kind: Kind): DataType = kind match {

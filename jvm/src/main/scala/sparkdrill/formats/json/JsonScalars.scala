@@ -4,6 +4,7 @@ import java.time.{LocalDate, LocalDateTime, ZoneId}
 
 import org.apache.spark.sql.catalyst.util.DateTimeUtils
 import org.apache.spark.sql.types._
+import sparkdrill.errors.DrillErrors
 
 /** The conversions both JSON readers share ([[JsonValueWriter]] over Jackson's tokens, [[ByteRecordWriter]]
   * over bytes), so that they convert alike. A value that does not convert throws an
@@ -24,7 +25,7 @@ private[json] object JsonScalars {
     */
   def timestamp(text: String, zone: ZoneId, local: Boolean): Long =
     if (text.endsWith("Z") || endsWithOffset(text)) {
-      if (local) throw new IllegalArgumentException("a zone in a timestamp_ntz")
+      if (local) throw DrillErrors.internalArgument("a zone in a timestamp_ntz")
       DateTimeUtils.instantToMicros(java.time.OffsetDateTime.parse(text.replace(' ', 'T')).toInstant)
     } else {
       val ldt =

@@ -4,6 +4,7 @@ import org.apache.spark.sql.types.{StringType, StructField, StructType}
 
 import sparkdrill.reader._
 import sparkdrill.reader.OptionKind._
+import sparkdrill.errors.DrillErrors
 
 /** `format=log` (SPEC 12): one record per line, its columns the named groups of a regular expression (`regex`)
   * or of a built-in pattern (`logPattern`: `common`, `combined`), typed like text. Written on the record-reader
@@ -69,16 +70,8 @@ private[log] object LogFormat {
     case (Some(r), None) => LogPattern.compile(r)
     case (None, Some(p)) => LogPattern.preset(p)
     case (None, None) =>
-      throw new OptionException(
-        ErrorClasses.BadOptionValue,
-        "format=log needs the option regex (a pattern with named groups) or logPattern (common or combined)",
-        "regex"
-      )
+      throw DrillErrors.logNeedsAPattern()
     case (Some(_), Some(_)) =>
-      throw new OptionException(
-        ErrorClasses.BadOptionValue,
-        "format=log takes one of the options regex and logPattern, not both",
-        "logPattern"
-      )
+      throw DrillErrors.logPatternTwice()
   }
 }

@@ -2,7 +2,7 @@ package sparkdrill.formats.log
 
 import java.util.regex.{Pattern, PatternSyntaxException}
 
-import sparkdrill.reader.{ErrorClasses, OptionException}
+import sparkdrill.errors.{DrillErrors, OptionException}
 
 /** A log line's pattern: a Java regular expression whose named groups are the columns, in the order the
   * groups open (SPEC 12). `dashIsNull` is the presets' rule that a field written `-` is null.
@@ -36,7 +36,7 @@ private[log] object LogPattern {
   def preset(name: String): LogPattern = compile(presets(name), dashIsNull = true).copy(preset = name)
 
   private def bad(reason: String, regex: String): OptionException =
-    new OptionException(ErrorClasses.BadOptionValue, reason, "regex", Some(regex))
+    DrillErrors.badLogRegex(reason, regex)
 
   /** Compiles a user's pattern; an error shows the pattern and where it fails, or says it names no group. */
   def compile(regex: String, dashIsNull: Boolean = false): LogPattern = {

@@ -15,6 +15,7 @@ import sparkdrill.reader.{
   TextConverter
 }
 import sparkdrill.loader.{ColumnWriter, RowWriter}
+import sparkdrill.errors.DrillErrors
 
 /** Reads one delimited text file (or split) into the loader, in one of three layouts ([[TextLayout]]): with
   * `header=true` each file by its own header, so column order may differ between files; without one, fields
@@ -98,7 +99,7 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
   private val countOnly = !anyConverted && corruptWriter == null && mode != ParseMode.FailFast
 
   if (blocks != null && (lineWriter != null || offsetWriter != null))
-    throw new IllegalStateException(
+    throw DrillErrors.internal(
       s"${file.path}: _line and _offset cannot be read from a range of a bzip2 file"
     )
 

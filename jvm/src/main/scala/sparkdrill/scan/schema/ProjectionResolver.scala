@@ -10,6 +10,7 @@ import sparkdrill.loader.ProjectionFilter
 import sparkdrill.projection._
 import sparkdrill.reader.RecordColumns
 import sparkdrill.scan.Distinct
+import sparkdrill.errors.DrillErrors
 
 /** Resolves projections against the merged table and the column parsers (Drill's scan-level and table-level
   * projection in one step, since the table is known at planning).
@@ -156,7 +157,7 @@ private[sparkdrill] final class ProjectionResolver private[schema] (
           claim(column) match {
             case Some((parser, pc)) => addParsed(parser, pc, item.outputName)
             case None if item.metadataColumn =>
-              throw SchemaException.projection(s"unknown metadata column '${column.name}'")
+              throw DrillErrors.unknownMetadataColumn(column.name)
             case None =>
               val dt = table.droppedTypes
                 .get(lower(column.name))
@@ -191,7 +192,7 @@ private[sparkdrill] final class ProjectionResolver private[schema] (
 
     out.groupBy(c => lower(c.name)).collectFirst { case (_, cs) if cs.size > 1 => cs.head.name }.foreach {
       n =>
-        throw SchemaException.projection(s"the projection gives two columns named '$n'")
+        throw DrillErrors.projectedNameTwice(n)
     }
 
     val filter =
@@ -237,10 +238,7 @@ private[sparkdrill] final class ProjectionResolver private[schema] (
         dt match {
           case _: ArrayType => dt
           case other =>
-            throw SchemaException.projection(
-              s"column '$path' is a ${other.simpleString}$from, not an array, but the projection asks for " +
-                s"$path[${ix.head}]"
-            )
+            throw DrillErrors.indexOfNotAnArray(path, other.simpleString, from, ix.head)
         }
       case Shape.Members(ms) =>
         dt match {
@@ -265,10 +263,7 @@ private[sparkdrill] final class ProjectionResolver private[schema] (
           case MapType(k, v, valueContainsNull) if holdsStructs(v) =>
             MapType(k, applyShape(path, v, shape, firstFile), valueContainsNull)
           case other =>
-            throw SchemaException.projection(
-              s"column '$path' is a ${other.simpleString}$from, not a struct, but the projection asks for its " +
-                s"member '$path.${ms.head.name}'"
-            )
+            throw DrillErrors.memberOfNotAStruct(path, other.simpleString, from, ms.head.name)
         }
     }
   }

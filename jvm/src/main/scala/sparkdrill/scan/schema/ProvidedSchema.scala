@@ -9,6 +9,7 @@ import org.apache.spark.sql.catalyst.parser.CatalystSqlParser
 import org.apache.spark.sql.types.{DataType, StructField, StructType}
 
 import sparkdrill.reader.Fills
+import sparkdrill.errors.{DrillErrors, SchemaException}
 
 /** What fills a column where a file (or a row) has no value. */
 private[sparkdrill] sealed trait Fill extends Serializable {
@@ -64,7 +65,7 @@ private[sparkdrill] object ProvidedSchema {
     val dup = columns.groupBy(_.field.name.toLowerCase(Locale.ROOT)).collectFirst {
       case (_, cs) if cs.size > 1 => cs.head.field.name
     }
-    dup.foreach(n => throw SchemaException.providedSchema(s"providedSchema names column '$n' twice"))
+    dup.foreach(n => throw DrillErrors.badProvidedSchema(s"providedSchema names column '$n' twice"))
     ProvidedSchema(columns)
   }
 
@@ -75,14 +76,14 @@ private[sparkdrill] object ProvidedSchema {
         StructType.fromDDL(column).fields match {
           case Array(f) => f
           case other =>
-            throw SchemaException.providedSchema(
+            throw DrillErrors.badProvidedSchema(
               s"providedSchema: '$definition' defines ${other.length} columns"
             )
         }
       catch {
         case e: SchemaException => throw e
         case NonFatal(e) =>
-          throw SchemaException.providedSchema(
+          throw DrillErrors.badProvidedSchema(
             s"providedSchema: cannot parse column '${definition.trim}': ${firstLine(e)}"
           )
       }
@@ -92,7 +93,7 @@ private[sparkdrill] object ProvidedSchema {
   /** Parses a default as a constant Spark SQL expression and casts it to the column type. */
   private def defaultLiteral(field: StructField, sql: String): Literal = {
     def bad(why: String) =
-      SchemaException.providedSchema(s"providedSchema: DEFAULT $sql of column '${field.name}' $why")
+      DrillErrors.badProvidedSchema(s"providedSchema: DEFAULT $sql of column '${field.name}' $why")
     val expr =
       try CatalystSqlParser.parseExpression(sql)
       catch { case NonFatal(e) => throw bad(s"is not a Spark SQL literal: ${firstLine(e)}") }
@@ -131,7 +132,7 @@ private[sparkdrill] object ProvidedSchema {
         val end = keywords.collectFirst { case (i, "COMMENT") if i > at => i }.getOrElse(definition.length)
         val sql = definition.substring(at + "DEFAULT".length, end).trim
         if (sql.isEmpty)
-          throw SchemaException.providedSchema(
+          throw DrillErrors.badProvidedSchema(
             s"providedSchema: DEFAULT without a value in '${definition.trim}'"
           )
         (definition.substring(0, at) + definition.substring(end), Some(sql))

@@ -3,8 +3,9 @@ package sparkdrill.scan.schema
 import org.apache.spark.sql.types.StructType
 
 import sparkdrill.projection.{ColumnParser, ImplicitLabels}
-import sparkdrill.reader.{CommonOptions, ErrorClasses, OptionException, OptionSpec, ReaderOptions}
+import sparkdrill.reader.{CommonOptions, OptionSpec, ReaderOptions}
 import sparkdrill.scan.ScanOptions
+import sparkdrill.errors.DrillErrors
 
 /** Option `schemaMode` (SPEC 5). */
 private[sparkdrill] sealed trait SchemaMode extends Serializable
@@ -124,10 +125,5 @@ private[sparkdrill] object ScanConfig {
   private def positive(spec: OptionSpec[Int], value: Int): Int =
     if (value >= 1) value
     else
-      throw new OptionException(
-        ErrorClasses.BadOptionValue,
-        s"option '${spec.name}' must be at least 1, got $value",
-        spec.name,
-        Some(value.toString)
-      )
+      throw DrillErrors.optionBelowOne(spec.name, value.toLong)
 }

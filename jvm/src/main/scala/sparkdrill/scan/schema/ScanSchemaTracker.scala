@@ -1,6 +1,7 @@
 package sparkdrill.scan.schema
 
 import sparkdrill.projection._
+import sparkdrill.errors.DrillErrors
 
 /** Resolves the scan schema at planning (DESIGN.md): merges the reader schemas discovered per file with the
   * projection, the provided and defined schemas and the column parsers. Pure: the same inputs in any order
@@ -53,10 +54,7 @@ private[sparkdrill] object ScanSchemaTracker {
         val same =
           listed.size == names.size && listed.zip(names).forall { case (a, b) => a.equalsIgnoreCase(b) }
         if (!same)
-          throw new SchemaException(
-            s"the schema given with .schema(...) has columns (${names.mkString(", ")}) but option 'project' " +
-              s"lists (${listed.mkString(", ")}); they must agree, in order"
-          )
+          throw DrillErrors.definedSchemaDisagreesWithProject(names, listed)
       }
     }
 }

@@ -1,6 +1,7 @@
 package sparkdrill.scan.schema
 
 import org.apache.spark.sql.types.{ArrayType, DataType, MapType, StructField, StructType}
+import sparkdrill.errors.DrillErrors
 
 /** The bound on a discovered schema's width (SPEC 5, `maxSchemaFields`): its leaf fields, counted before the
   * schema reaches Spark, whose planning copies and walks a type many times over (a schema of 108,795 fields,
@@ -55,12 +56,7 @@ private[schema] object SchemaWidth {
       }
       val where =
         w.path.fold(s"the top level, with ${w.members} columns")(p => s"'$p', with ${w.members} members")
-      throw new SchemaException(
-        s"the discovered schema has $total leaf fields, more than maxSchemaFields=${config.maxSchemaFields}; " +
-          s"its widest member is $where (${w.leaves} leaf fields). An object whose keys are data (ids, dates, " +
-          s"names) is a map when its objects hold more than mapInferenceThreshold distinct keys (now " +
-          s"$threshold): $fix"
-      )
+      throw DrillErrors.schemaTooWide(total, config.maxSchemaFields, where, w.leaves, threshold, fix)
     }
   }
 }

@@ -9,6 +9,7 @@ import org.apache.spark.sql.types.{DataType, StringType, StructField}
 import sparkdrill.reader.TypeLattice
 import sparkdrill.scan.Distinct
 import sparkdrill.reader.TypeLattice.Kind
+import sparkdrill.errors.DrillErrors
 
 /** Where a table column comes from. */
 private[sparkdrill] sealed trait ColumnOrigin extends Serializable
@@ -262,10 +263,7 @@ private[sparkdrill] object TableMerger {
               val index = indexes.getOrElseUpdate(found, new ConflictIndex(found.name, found.kind))
               index.observe(field.dataType, file.path) match {
                 case Some(c) if config.typeConflict == TypeConflictMode.Fail =>
-                  throw new SchemaException(
-                    s"type conflict: ${c.describe} (typeConflict=fail; typeConflict=widen would make the " +
-                      s"column ${tableTypes(found).simpleString})"
-                  )
+                  throw DrillErrors.typeConflict(c.describe, tableTypes(found).simpleString)
                 case Some(c) => field -> ColumnStatus.Widened(c)
                 case None => field -> status
               }
@@ -281,15 +279,7 @@ private[sparkdrill] object TableMerger {
     val keys = names.map(lower).toSet
     val missing = first.schema.fieldNames.filterNot(n => keys(lower(n)))
     val extra = names.filterNot(n => firstKeys(lower(n)))
-    if (missing.nonEmpty || extra.nonEmpty) {
-      val parts = Seq(
-        if (missing.nonEmpty) Some(s"lacks ${missing.mkString(", ")}") else None,
-        if (extra.nonEmpty) Some(s"has extra ${extra.mkString(", ")}") else None
-      ).flatten
-      throw new SchemaException(
-        s"file ${file.path} ${parts.mkString(" and ")}, unlike the first file ${first.path} " +
-          "(schemaMode=fail; schemaMode=evolve unions the files' columns)"
-      )
-    }
+    if (missing.nonEmpty || extra.nonEmpty)
+      throw DrillErrors.filesDiffer(file.path, missing.toSeq, extra, first.path)
   }
 }

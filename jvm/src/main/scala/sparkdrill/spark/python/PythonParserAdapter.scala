@@ -12,7 +12,7 @@ import org.apache.spark.sql.catalyst.expressions.{Cast, EvalMode, Literal}
 import org.apache.spark.sql.types.{DataType, StringType, StructField}
 import org.apache.spark.unsafe.types.UTF8String
 
-import sparkdrill.reader.{ErrorClasses, ScanException}
+import sparkdrill.errors.{DrillErrors, SparkDrillError}
 import sparkdrill.scan.Distinct
 import sparkdrill.projection.{
   ColumnParser,
@@ -63,19 +63,13 @@ private[sparkdrill] final class PythonParserAdapter(
     Option(call(s"parsing column '$name'", proxy.parse(name))).map { json =>
       val answer = mapper.readTree(json)
       if (answer.has("error"))
-        throw new IllegalArgumentException(
-          s"spark-drill: column parser '$id' raised ${answer.get("error").asText} for column '$name'"
-        )
+        throw DrillErrors.columnParserRaised(id, name, answer.get("error").asText)
       val ddl = answer.get("type").asText
       val dataType =
         try DataType.fromDDL(ddl)
         catch {
           case e: Exception =>
-            throw new IllegalArgumentException(
-              s"spark-drill: column parser '$id' gave column '$name' the type '$ddl', which is not a " +
-                "Spark SQL type",
-              e
-            )
+            throw DrillErrors.columnParserBadType(id, name, ddl, e)
         }
       ParsedColumn(StructField(name, dataType), ParsedKind.Custom(id))
     }
@@ -107,9 +101,7 @@ private[sparkdrill] final class PythonParserAdapter(
     val answers =
       mapper.readTree(call(s"reading column '${column.name}'", proxy.values(column.name, request.toString)))
     if (answers.size != files.size)
-      throw new IllegalStateException(
-        s"column parser '$id' gave ${answers.size} values for ${files.size} files"
-      )
+      throw DrillErrors.internal(s"column parser '$id' gave ${answers.size} values for ${files.size} files")
     files.zip(answers.elements().asScala.toVector).map { case (file, answer) =>
       toInternal(column, file, answer)
     }
@@ -117,16 +109,7 @@ private[sparkdrill] final class PythonParserAdapter(
 
   private def toInternal(column: ParsedColumn, file: FileInfo, answer: JsonNode): Any =
     if (answer.has("error"))
-      throw new ScanException(
-        ErrorClasses.ColumnParserFailed,
-        s"column parser '$id' raised ${answer.get("error").asText}",
-        file.path,
-        -1,
-        -1,
-        Some(column.name),
-        None,
-        None
-      )
+      throw DrillErrors.columnParserRaisedOnFile(id, file.path, column.name, answer.get("error").asText)
     else {
       val text = answer.get("value")
       if (text == null || text.isNull) null
@@ -140,15 +123,12 @@ private[sparkdrill] final class PythonParserAdapter(
         )
         val converted = cast.eval()
         if (converted == null)
-          throw new ScanException(
-            ErrorClasses.ColumnParserFailed,
-            s"column parser '$id' returned a value that is not a ${column.dataType.simpleString}",
+          throw DrillErrors.columnParserWrongValue(
+            id,
             file.path,
-            -1,
-            -1,
-            Some(column.name),
-            Some(text.asText),
-            None
+            column.name,
+            column.dataType.simpleString,
+            text.asText
           )
         converted
       }
@@ -161,15 +141,10 @@ private[sparkdrill] final class PythonParserAdapter(
       else Await.result(Future(result)(PythonParserAdapter.callers), timeoutMillis.millis)
     catch {
       case _: TimeoutException =>
-        throw new IllegalStateException(
-          s"spark-drill: column parser '$id' did not answer within ${timeoutMillis / 1000.0} s while $what " +
-            "(register_column_parser's timeout sets the limit)"
-        )
-      case e: RuntimeException if !String.valueOf(e.getMessage).startsWith("spark-drill") =>
-        throw new IllegalStateException(
-          s"spark-drill: column parser '$id' failed while $what: ${e.getMessage}",
-          e
-        )
+        throw DrillErrors.columnParserTimeout(id, timeoutMillis / 1000.0, what)
+      // Ours (a parser's classed error) passes as it is; Py4J's gets the parser's name.
+      case e: RuntimeException if !e.isInstanceOf[SparkDrillError] =>
+        throw DrillErrors.columnParserCallFailed(id, what, e)
     }
 }
 

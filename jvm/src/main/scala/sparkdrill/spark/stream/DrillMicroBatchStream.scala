@@ -1,5 +1,7 @@
 package sparkdrill.spark.stream
 
+import sparkdrill.errors.DrillErrors
+
 import java.util
 
 import scala.jdk.CollectionConverters._
@@ -48,7 +50,7 @@ private[sparkdrill] final class DrillMicroBatchStream(
   )
 
   override def latestOffset(): Offset =
-    throw new UnsupportedOperationException("latestOffset(start, limit) is the entry point of this source")
+    throw DrillErrors.notSupported("latestOffset(start, limit) is the entry point of this source")
 
   override def latestOffset(startOffset: Offset, limit: ReadLimit): Offset = {
     val (files, bytes) = limits(limit)
@@ -99,5 +101,5 @@ private[sparkdrill] final class DrillMicroBatchStream(
 
 private object NoPartitions extends PartitionReaderFactory {
   override def createReader(partition: InputPartition): PartitionReader[InternalRow] =
-    throw new IllegalStateException(s"spark-drill: no partition to read in an empty micro-batch: $partition")
+    throw DrillErrors.internal(s"spark-drill: no partition to read in an empty micro-batch: $partition")
 }

@@ -1,5 +1,7 @@
 package sparkdrill.spark.stream
 
+import sparkdrill.errors.DrillErrors
+
 import sparkdrill.stream.schema._
 
 import java.util
@@ -61,9 +63,7 @@ private[sparkdrill] object SchemasSource {
     val options = new CaseInsensitiveStringMap(properties)
     val paths = DrillTable.paths(options)
     if (paths.size != 1)
-      throw new IllegalArgumentException(
-        s"spark-drill: drill-schemas reads one schemaLocation, got: ${paths.mkString(", ")}"
-      )
+      throw DrillErrors.schemasOnePath(paths)
     new SchemasTable(paths.head, SessionContext.hadoopConf(SessionContext.active, options))
   }
 

@@ -1,5 +1,7 @@
 package sparkdrill.spark.stream
 
+import sparkdrill.errors.DrillErrors
+
 import sparkdrill.stream.state._
 
 import java.io.FileNotFoundException
@@ -68,7 +70,7 @@ private[stream] object StateTable {
     val options = new CaseInsensitiveStringMap(properties)
     val paths = DrillTable.paths(options)
     if (paths.isEmpty)
-      throw new IllegalArgumentException("drill-state needs a path: load(<the query's checkpointLocation>)")
+      throw DrillErrors.streamStateNeedsPath()
     new StateTable(paths, SessionContext.hadoopConf(SessionContext.active, options))
   }
 
@@ -89,10 +91,7 @@ private[stream] object StateTable {
       val fs = asked.getFileSystem(conf)
       val dirs = stateDirs(fs, fs.makeQualified(asked))
       if (dirs.isEmpty)
-        throw new IllegalArgumentException(
-          s"No spark-drill stream state under $p: give drill-state the query's checkpointLocation (the state " +
-            s"is in <checkpointLocation>/sources/<n>/${StreamState.dirFor(new Path("x")).getName})"
-        )
+        throw DrillErrors.streamNoState(p, StreamState.dirFor(new Path("x")).getName)
       dirs.flatMap(d => StateReader.snapshot(fs, d)).flatMap(rowsOf)
     }.toArray
 

@@ -1,5 +1,7 @@
 package sparkdrill.spark.stream
 
+import sparkdrill.errors.DrillErrors
+
 import org.apache.spark.sql.connector.read.streaming.{Offset, ReadLimit}
 
 /** A stream's position: the number of the last micro-batch in its file log (-1 before the first). The files
@@ -22,9 +24,7 @@ private[sparkdrill] object StreamOffset {
   def parse(json: String): StreamOffset = json.trim match {
     case Batch(n) => StreamOffset(n.toLong)
     case other =>
-      throw new IllegalArgumentException(
-        s"spark-drill: offset '$other' is not a drill stream's offset: was the checkpoint written by another source?"
-      )
+      throw DrillErrors.notADrillOffset(other)
   }
 
   def of(offset: Offset): StreamOffset = offset match {

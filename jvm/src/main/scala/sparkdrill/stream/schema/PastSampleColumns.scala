@@ -1,5 +1,7 @@
 package sparkdrill.stream.schema
 
+import sparkdrill.errors.DrillErrors
+
 import scala.annotation.tailrec
 
 import java.io.IOException
@@ -31,9 +33,17 @@ private[sparkdrill] final case class PastSampleColumns(
 
   override def stop(file: String, columns: StructType, line: Long, conf: Configuration): Nothing = {
     val names = columns.fieldNames.toSeq
-    if (!mode.evolves) throw StreamStops.newColumns(file, names, mode, Some(line))
+    if (!mode.evolves) throw DrillErrors.streamNewColumns(file, names, mode.name, Some(line))
     val written = writeNext(file, columns, conf)
-    throw StreamStops.changed(file, names, version.version, written, location, Some(line))
+    throw DrillErrors.streamSchemaChanged(
+      file,
+      names,
+      version.version,
+      written.version,
+      location,
+      Some(line),
+      written.added
+    )
   }
 
   // Tasks of one micro-batch (and a task's retries) may meet new members at once: each appends what the

@@ -1,5 +1,7 @@
 package sparkdrill.stream.schema
 
+import sparkdrill.errors.DrillErrors
+
 import java.io.{FileNotFoundException, IOException}
 import java.nio.charset.StandardCharsets
 import java.util.UUID
@@ -82,10 +84,7 @@ private[sparkdrill] object SchemaVersions {
     // Hadoop's local rename replaces a file silently: look first (one query holds the stream's lease).
     if (fs.exists(target) || !fs.rename(temp, target)) {
       fs.delete(temp, false)
-      throw new IOException(
-        s"spark-drill: schema version ${v.version} of $dir is already there (another query wrote it): " +
-          "build the DataFrame again"
-      )
+      throw DrillErrors.schemaVersionTaken(dir, v.version)
     }
   }
 
@@ -96,7 +95,7 @@ private[sparkdrill] object SchemaVersions {
       try mapper.readTree(in)
       catch {
         case e: IOException =>
-          throw new IOException(s"spark-drill: schema version $file is not readable: $e", e)
+          throw DrillErrors.schemaVersionUnreadable(file.toString, e)
       } finally in.close()
     def text(field: String): String = Option(node.get(field)).filterNot(_.isNull).map(_.asText).orNull
     def texts(field: String): Seq[String] =

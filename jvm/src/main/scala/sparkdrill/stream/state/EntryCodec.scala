@@ -1,5 +1,7 @@
 package sparkdrill.stream.state
 
+import sparkdrill.errors.DrillErrors
+
 import java.io.{
   BufferedInputStream,
   BufferedOutputStream,
@@ -49,7 +51,7 @@ private[sparkdrill] object EntryCodec {
     var previousReadAt = 0L
     batches.foreach { b =>
       if (b.id < previousId)
-        throw new IllegalArgumentException(s"batches out of order: ${b.id} after $previousId")
+        throw DrillErrors.internalArgument(s"batches out of order: ${b.id} after $previousId")
       writeVarLong(out, b.id - previousId)
       previousId = b.id
       writeVarLong(out, b.files.size.toLong)

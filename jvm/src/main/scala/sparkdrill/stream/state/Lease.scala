@@ -1,5 +1,7 @@
 package sparkdrill.stream.state
 
+import sparkdrill.errors.DrillErrors
+
 import java.io.{ByteArrayInputStream, ByteArrayOutputStream, FileNotFoundException}
 import java.lang.management.ManagementFactory
 import java.util.{Properties, UUID}
@@ -21,7 +23,7 @@ import org.apache.hadoop.fs.{FileAlreadyExistsException, FileSystem, Path}
   * create fails, and that one fails.
   */
 private[sparkdrill] final class Lease private (fs: FileSystem, val path: Path, val owner: LeaseOwner) {
-  @volatile private var lostReason: String = null
+  @volatile private var lost: RuntimeException = null
   @volatile private var released = false
 
   private val renewer: ScheduledExecutorService =
@@ -43,12 +45,12 @@ private[sparkdrill] final class Lease private (fs: FileSystem, val path: Path, v
     * would corrupt the state the other one now owns.
     */
   def checkHeld(): Unit = {
-    val reason = lostReason
-    if (reason != null) throw new IllegalStateException(reason)
+    val reason = lost
+    if (reason != null) throw reason
   }
 
   /** Renews now (the thread calls this; public for tests). */
-  def renew(): Unit = if (!released && lostReason == null) {
+  def renew(): Unit = if (!released && lost == null) {
     try
       Lease.readOwner(fs, path) match {
         case Some(o) if o.id == owner.id =>
@@ -60,8 +62,8 @@ private[sparkdrill] final class Lease private (fs: FileSystem, val path: Path, v
             try out.write(owner.bytes)
             finally out.close()
           }
-        case Some(other) => lostReason = s"the lease $path was taken over by ${other.describe}"
-        case None => lostReason = s"the lease $path was deleted by another process"
+        case Some(other) => lost = DrillErrors.streamLeaseLost(path.toString, Some(other.describe))
+        case None => lost = DrillErrors.streamLeaseLost(path.toString, None)
       }
     catch {
       // A failed renewal is retried at the next tick; the lease only goes stale after several.
@@ -120,10 +122,7 @@ private[sparkdrill] object Lease {
           if (!isStale(holder, age)) throw held(fs, path)
           fs.delete(path, false)
           if (!create(fs, path, me))
-            throw new IllegalStateException(
-              s"The stream's lease $path was stale, and another process took it over first: " +
-                describeHolder(fs, path)
-            )
+            throw DrillErrors.streamLeaseTakenOverFirst(path.toString, describeHolder(fs, path))
       }
     }
     new Lease(fs, path, me)
@@ -196,13 +195,8 @@ private[sparkdrill] object Lease {
       true
     } catch { case _: FileAlreadyExistsException => false }
 
-  private def held(fs: FileSystem, path: Path): IllegalStateException =
-    new IllegalStateException(
-      s"Another query is running on this checkpoint: the stream's lease $path is held by " +
-        s"${describeHolder(fs, path)}. Stop that query first, or give this one another checkpointLocation. " +
-        s"(A lease not renewed for ${StaleAfterMillis / 1000} s, or whose process on this host has ended, is " +
-        "taken over.)"
-    )
+  private def held(fs: FileSystem, path: Path): RuntimeException =
+    DrillErrors.streamLeaseHeld(path.toString, describeHolder(fs, path), StaleAfterMillis / 1000)
 
   private def describeHolder(fs: FileSystem, path: Path): String = {
     val owner = readOwner(fs, path).map(_.describe).getOrElse("an unknown owner")

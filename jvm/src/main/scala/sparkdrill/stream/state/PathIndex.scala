@@ -1,5 +1,7 @@
 package sparkdrill.stream.state
 
+import sparkdrill.errors.DrillErrors
+
 import java.nio.charset.StandardCharsets
 
 /** The set of paths a stream has read, with a stamp of each one's (length, modificationTime), in one
@@ -94,7 +96,7 @@ private[sparkdrill] final class PathIndex(initialCapacity: Int = 16) {
     val old = slots
     val oldCapacity = capacity
     if (oldCapacity >= PathIndex.MaxCapacity)
-      throw new IllegalStateException(s"the stream's file index is full ($count files)")
+      throw DrillErrors.internal(s"the stream's file index is full ($count files)")
     capacity = oldCapacity * 2
     slots = new Array[Long](3 * capacity)
     var i = 0

@@ -1,5 +1,7 @@
 package sparkdrill.stream.state
 
+import sparkdrill.errors.DrillErrors
+
 import java.io.FileNotFoundException
 
 import scala.util.Try
@@ -98,7 +100,7 @@ private[sparkdrill] object StateLayout {
       live.find(_.overlaps(f)) match {
         case Some(wider) if wider.covers(f) => covered += f
         case Some(wider) =>
-          throw new IllegalStateException(
+          throw DrillErrors.internal(
             s"stream state files ${wider.path} and ${f.path} hold overlapping batch ranges; the state is damaged"
           )
         case None => live += f

@@ -1,5 +1,7 @@
 package sparkdrill.stream.state
 
+import sparkdrill.errors.DrillErrors
+
 import java.io.FileNotFoundException
 
 import org.apache.hadoop.fs.{FileSystem, Path}
@@ -46,7 +48,7 @@ private[sparkdrill] object StateReader {
     while (true)
       try return read
       catch { case _: FileNotFoundException if attempt < Attempts => attempt += 1 }
-    throw new IllegalStateException("unreachable")
+    throw DrillErrors.internal("unreachable")
   }
 }
 

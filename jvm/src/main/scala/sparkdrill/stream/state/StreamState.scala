@@ -1,5 +1,7 @@
 package sparkdrill.stream.state
 
+import sparkdrill.errors.DrillErrors
+
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileSystem, Path}
 
@@ -47,12 +49,12 @@ private[sparkdrill] final class StreamState private (
   def logBatch(batchId: Long, files: Seq[TrackedFile]): Unit = {
     checkWritable()
     if (batchId != lastBatch + 1)
-      throw new IllegalStateException(
+      throw DrillErrors.internal(
         s"Cannot log batch $batchId in the stream state $stateDir: the last logged batch is $lastBatch, so " +
           s"the next must be ${lastBatch + 1}"
       )
     files.find(_.batchId != batchId).foreach { f =>
-      throw new IllegalArgumentException(s"${f.path} is marked batch ${f.batchId}, logged as batch $batchId")
+      throw DrillErrors.internalArgument(s"${f.path} is marked batch ${f.batchId}, logged as batch $batchId")
     }
     writer.writeNew(layout.batchFile(batchId))(out => EntryCodec.write(out, Seq(LoggedBatch(batchId, files))))
     files.foreach(f => index.put(f.path, PathIndex.stamp(f.length, f.modificationTime)))
@@ -71,7 +73,7 @@ private[sparkdrill] final class StreamState private (
   def commit(batchId: Long): Unit = {
     checkWritable()
     if (batchId > lastBatch)
-      throw new IllegalStateException(
+      throw DrillErrors.internal(
         s"Cannot commit batch $batchId in the stream state $stateDir: the last logged batch is $lastBatch"
       )
     if (batchId > lastCommitted) {
@@ -115,7 +117,7 @@ private[sparkdrill] final class StreamState private (
   }
 
   private def checkWritable(): Unit = {
-    if (closed) throw new IllegalStateException(s"the stream state $stateDir is closed")
+    if (closed) throw DrillErrors.internal(s"the stream state $stateDir is closed")
     lease.checkHeld()
   }
 }
@@ -148,11 +150,10 @@ private[sparkdrill] object StreamState {
       val metadata = StateMetadata.read(fs, layout) match {
         case Some(stored) =>
           if (stored.includeExistingFiles != includeExistingFiles)
-            throw new IllegalArgumentException(
-              s"The option includeExistingFiles is $includeExistingFiles for this query, but the stream's state " +
-                s"in $dir was created with includeExistingFiles=${stored.includeExistingFiles}. It cannot " +
-                s"change once a stream has started: set it back to ${stored.includeExistingFiles}, or give the " +
-                "query a new checkpointLocation."
+            throw DrillErrors.includeExistingFilesChanged(
+              includeExistingFiles,
+              stored.includeExistingFiles,
+              dir.toString
             )
           stored
         case None =>

@@ -7,6 +7,7 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import sparkdrill.projection.Projection
 import sparkdrill.scan.schema.TrackerFixtures._
+import sparkdrill.errors.SchemaException
 
 /** SPEC 5, objects whose keys are data: the union of the files decides, per object path, whether an object
   * column is a struct or a map; the bound on a discovered schema's width; what the reports say.

@@ -11,6 +11,7 @@ import sparkdrill.reader.RecordColumns
 import sparkdrill.loader.ProjectionFilter
 import sparkdrill.projection._
 import sparkdrill.scan.schema.TrackerFixtures._
+import sparkdrill.errors.SchemaException
 
 class ScanSchemaTrackerSuite extends AnyFunSuite {
   private val csvh = ScanConfig()

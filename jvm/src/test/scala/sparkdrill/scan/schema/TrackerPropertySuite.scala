@@ -9,6 +9,7 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import sparkdrill.reader.TypeLattice
 import sparkdrill.projection.{FileInfo, Projection}
+import sparkdrill.errors.SchemaException
 
 /** Random per-file schemas (fixed seeds, so failures replay): the union is order-independent, nothing a file
   * has goes missing without a report, and no type conflict passes silently.

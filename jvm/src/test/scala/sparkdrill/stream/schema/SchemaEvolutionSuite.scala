@@ -5,6 +5,7 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import sparkdrill.projection.{FileInfo, Projection}
 import sparkdrill.reader.ReaderOptions
+import sparkdrill.errors.{ErrorClasses, StreamStopException}
 import sparkdrill.scan.TableScan
 import sparkdrill.scan.schema.{Discovery, FileSchema, ScanConfig, ScanSchemaTracker}
 
@@ -126,8 +127,8 @@ class SchemaEvolutionSuite extends AnyFunSuite {
     SchemaVersions.write(dir, v0, conf)
     val late = schema("NAME" -> StringType, "seen" -> NullType, "n" -> LongType)
     val e =
-      intercept[StreamSchemaException](PastSampleColumns(dir, v0, options()).stop("b.json", late, 4L, conf))
-    assert(e.errorClass == StreamSchemaException.Changed)
+      intercept[StreamStopException](PastSampleColumns(dir, v0, options()).stop("b.json", late, 4L, conf))
+    assert(e.errorClass == ErrorClasses.StreamSchemaChanged)
     val next = SchemaVersions.newest(dir, conf).get
     assert(next.version == 1 && next.added == Seq("seen", "n") && next.cause.contains("b.json"))
     assert(types(next.schema) == types(v0.schema) ++ Seq("seen" -> StringType, "n" -> LongType))
@@ -139,10 +140,10 @@ class SchemaEvolutionSuite extends AnyFunSuite {
     val conf = new org.apache.hadoop.conf.Configuration()
     SchemaVersions.write(dir, v0, conf)
     val stop = PastSampleColumns(dir, v0, options())
-    def stopped(columns: StructType): StreamSchemaException =
-      intercept[StreamSchemaException](stop.stop("file:/in/b.json", columns, 3L, conf))
+    def stopped(columns: StructType): StreamStopException =
+      intercept[StreamStopException](stop.stop("file:/in/b.json", columns, 3L, conf))
     val first = stopped(schema("x" -> LongType))
-    assert(first.errorClass == StreamSchemaException.Changed && first.getMessage.contains("Version 1"))
+    assert(first.errorClass == ErrorClasses.StreamSchemaChanged && first.getMessage.contains("Version 1"))
     assert(first.getMessage.contains("b.json has, at line 3"))
     // A retry of the same task, or another task with the same member: no new version.
     assert(stopped(schema("X" -> LongType)).getMessage.contains("Version 1"))
@@ -151,12 +152,12 @@ class SchemaEvolutionSuite extends AnyFunSuite {
     assert(SchemaVersions.all(dir, conf).map(_.added) == Seq(v0.added, Seq("x"), Seq("y")))
     assert(SchemaVersions.newest(dir, conf).get.dataSchema.fieldNames.toSeq == Seq("id", "name", "x", "y"))
     // failOnNewColumns stops and writes nothing.
-    val fail = intercept[StreamSchemaException](
+    val fail = intercept[StreamStopException](
       stop
         .copy(options = options("schemaEvolutionMode" -> "failOnNewColumns"))
         .stop("file:/in/c.json", schema("z" -> LongType), 9L, conf)
     )
-    assert(fail.errorClass == StreamSchemaException.NewColumns && fail.getMessage.contains("line 9"))
+    assert(fail.errorClass == ErrorClasses.StreamNewColumns && fail.getMessage.contains("line 9"))
     assert(SchemaVersions.all(dir, conf).size == 3)
   }
 }

@@ -1,6 +1,9 @@
-package sparkdrill.reader
+package sparkdrill.errors
 
-/** Names where an error happened: the scan adds the file; a reader adds line, offset, column and value. */
+/** Names where an error happened: the scan adds the file; a reader adds line, offset, column and value. It is
+  * the factory of a reader's errors (a record's, a value's), as [[DrillErrors]] is of every other: a reader
+  * holds one for the file it reads.
+  */
 final case class ErrorContext(path: String, positionsKnown: Boolean = true) {
 
   /** The error, of class `kind` ([[ErrorClasses]]); without one, an error naming a column is an
@@ -94,18 +97,4 @@ object ScanException {
     val hint = option.map(o => s" ($o)").getOrElse("")
     s"spark-drill: $reason: $where$hint"
   }
-}
-
-/** An option that is unknown, has no meaning here, or whose value does not parse, found at planning. An
-  * IllegalArgumentException, as before it had a class; `option` is the option's name as given, `value` its
-  * text when the value is what is wrong.
-  */
-final class OptionException(
-    val errorClass: String,
-    val reason: String,
-    val option: String,
-    val value: Option[String] = None
-) extends IllegalArgumentException(s"[$errorClass] spark-drill: $reason")
-    with SparkDrillError {
-  def parameters: Map[String, String] = Map("reason" -> reason, "option" -> option) ++ value.map("value" -> _)
 }
