@@ -14,9 +14,19 @@ import sparkdrill.errors.DrillErrors
 private[sparkdrill] final case class DrillInputPartition(index: Int, tasks: Array[FileTask])
     extends InputPartition
 
-/** Shipped to executors: makes a columnar reader per input partition. */
-private[sparkdrill] final class DrillReaderFactory(spec: ScanSpec, conf: Broadcast[SerializableConfiguration])
-    extends PartitionReaderFactory {
+/** The files of one task of a micro-batch, with what its readers are handed: a stream's factory is made once
+  * per query and knows no micro-batch, so nothing depends on the order Spark asks for partitions and factory.
+  */
+private[sparkdrill] final case class StreamInputPartition(index: Int, tasks: Array[FileTask], spec: ScanSpec)
+    extends InputPartition
+
+/** Shipped to executors: makes a columnar reader per input partition; `spec` is a batch query's (a stream's
+  * partitions carry their own).
+  */
+private[sparkdrill] final class DrillReaderFactory(
+    spec: Option[ScanSpec],
+    conf: Broadcast[SerializableConfiguration]
+) extends PartitionReaderFactory {
 
   override def supportColumnarReads(partition: InputPartition): Boolean = true
 
@@ -25,8 +35,10 @@ private[sparkdrill] final class DrillReaderFactory(spec: ScanSpec, conf: Broadca
 
   override def createColumnarReader(partition: InputPartition): PartitionReader[ColumnarBatch] =
     partition match {
-      case p: DrillInputPartition =>
-        new DrillPartitionReader(new ScanLifecycle(spec, p.tasks, conf.value.value))
+      case p: DrillInputPartition if spec.isDefined =>
+        new DrillPartitionReader(new ScanLifecycle(spec.get, p.tasks, conf.value.value))
+      case p: StreamInputPartition =>
+        new DrillPartitionReader(new ScanLifecycle(p.spec, p.tasks, conf.value.value))
       case other =>
         throw DrillErrors.internalArgument(s"unknown input partition type: ${other.getClass.getName}")
     }

@@ -64,5 +64,6 @@ private[sparkdrill] final class DrillScan(
   private lazy val hadoopConf: Broadcast[SerializableConfiguration] =
     SparkSession.active.sparkContext.broadcast(new SerializableConfiguration(table.hadoopConf))
 
-  override def createReaderFactory(): PartitionReaderFactory = new DrillReaderFactory(plan.spec, hadoopConf)
+  override def createReaderFactory(): PartitionReaderFactory =
+    new DrillReaderFactory(Some(plan.spec), hadoopConf)
 }

@@ -8,7 +8,7 @@ import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.types.StructType
 import org.slf4j.LoggerFactory
 
-import sparkdrill.scan.{Discovered, FormatRegistry, QueryPlan, ScanFile, ScanSpec, StreamOptions}
+import sparkdrill.scan.{Discovered, FormatRegistry, QueryPlan, ScanFile, StreamOptions}
 import sparkdrill.stream.schema._
 import sparkdrill.stream.state.{StreamState, TrackedFile}
 
@@ -193,14 +193,11 @@ private[sparkdrill] final class StreamEngine(
     // Spark may plan a micro-batch more than once: its columns are counted once.
     if (!planned.exists { case (f, t, _) => f == from && t == to })
       metricsNow.newColumnsIgnored += table.reports.map(_.dropped.size).sum
-    planned = Some((from, to, plan))
-    Some(plan)
+    // A JSON member past the sample stops the micro-batch: the readers are told how.
+    val withLate = plan.copy(spec = plan.spec.copy(lateColumns = lateColumns))
+    planned = Some((from, to, withLate))
+    Some(withLate)
   }
-
-  /** What every task of the micro-batch last planned is handed, None when it had no file. Its schema is the
-    * query's (frozen at `load()`); its per-file columns are resolved from that micro-batch's files.
-    */
-  def readerSpec: Option[ScanSpec] = planned.map(_._3.spec.copy(lateColumns = lateColumns))
 
   // A JSON member first met past the sample stops the micro-batch reading it, as a new column in a file's
   // sample stops the one before it (a defined schema, or one `columns` array, has no new columns).

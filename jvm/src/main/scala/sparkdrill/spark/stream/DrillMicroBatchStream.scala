@@ -8,14 +8,13 @@ import scala.jdk.CollectionConverters._
 
 import org.apache.spark.broadcast.Broadcast
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.connector.read.{InputPartition, PartitionReader, PartitionReaderFactory}
+import org.apache.spark.sql.connector.read.{InputPartition, PartitionReaderFactory}
 import org.apache.spark.sql.connector.read.streaming._
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.util.SerializableConfiguration
 
 import sparkdrill.scan.StreamOptions
-import sparkdrill.spark.{DrillInputPartition, DrillReaderFactory}
+import sparkdrill.spark.{DrillReaderFactory, StreamInputPartition}
 import sparkdrill.stream.{StreamDefinition, StreamEngine}
 
 /** Spark's view of one started query's stream (SPEC 11): offsets are the numbers of the stream engine's
@@ -66,14 +65,16 @@ private[sparkdrill] final class DrillMicroBatchStream(
     engine.plan(StreamOffset.of(start).batch, StreamOffset.of(end).batch, required) match {
       case None => Array.empty
       case Some(plan) =>
-        plan.tasks.zipWithIndex.map { case (tasks, i) => DrillInputPartition(i, tasks): InputPartition }
+        plan.tasks.zipWithIndex.map { case (tasks, i) =>
+          StreamInputPartition(i, tasks, plan.spec): InputPartition
+        }
     }
 
-  // Spark asks for the factory after planning the micro-batch's partitions.
-  override def createReaderFactory(): PartitionReaderFactory = engine.readerSpec match {
-    case Some(spec) => new DrillReaderFactory(spec, conf)
-    case None => NoPartitions // an empty micro-batch has no partitions to read
-  }
+  // Made once: a micro-batch's partitions carry what their readers are handed, so Spark's order of calls
+  // does not matter.
+  private lazy val readerFactory = new DrillReaderFactory(None, conf)
+
+  override def createReaderFactory(): PartitionReaderFactory = readerFactory
 
   override def commit(end: Offset): Unit = engine.commit(StreamOffset.of(end).batch)
 
@@ -97,9 +98,4 @@ private[sparkdrill] final class DrillMicroBatchStream(
       }
     case _ => getDefaultReadLimit match { case l: FilesAndBytes => (l.maxFiles, l.maxBytes) }
   }
-}
-
-private object NoPartitions extends PartitionReaderFactory {
-  override def createReader(partition: InputPartition): PartitionReader[InternalRow] =
-    throw DrillErrors.internal(s"spark-drill: no partition to read in an empty micro-batch: $partition")
 }

@@ -34,9 +34,15 @@ class MicroBatchStreamSuite extends AnyFunSuite with TestFiles with LocalSpark {
     new DrillMicroBatchStream(d, Option(required).getOrElse(d.schema), root.resolve("chk/sources/0").toString)
 
   // Reads a micro-batch's partitions as Spark's executors would, on this thread.
-  private def rows(s: DrillMicroBatchStream, from: Long, to: Long): Seq[Seq[Any]] = {
+  private def rows(
+      s: DrillMicroBatchStream,
+      from: Long,
+      to: Long,
+      factoryFirst: Boolean = false
+  ): Seq[Seq[Any]] = {
+    val early = if (factoryFirst) Some(s.createReaderFactory()) else None
     val parts: Array[InputPartition] = s.planInputPartitions(StreamOffset(from), StreamOffset(to))
-    val factory = s.createReaderFactory()
+    val factory = early.getOrElse(s.createReaderFactory())
     parts.toSeq.flatMap { p =>
       val reader = factory.createColumnarReader(p)
       try {
@@ -87,6 +93,20 @@ class MicroBatchStreamSuite extends AnyFunSuite with TestFiles with LocalSpark {
     assert(second.latestOffset(StreamOffset(0), all) == StreamOffset(1))
     assert(rows(second, 0, 1) == Seq(Seq("2")))
     second.stop()
+  }
+
+  test("the reader factory is made once per query: asked for before planning, it reads each micro-batch") {
+    file("in/d=1/a.csv", "id\n1\n")
+    val d = definition("partitionStyle" -> "hive")
+    val s = source(d)
+    assert(s.createReaderFactory() eq s.createReaderFactory())
+    s.latestOffset(s.initialOffset(), all)
+    assert(rows(s, -1, 0, factoryFirst = true) == Seq(Seq("1", "1")))
+    s.commit(StreamOffset(0))
+    file("in/d=2/b.csv", "id\n2\n")
+    assert(s.latestOffset(StreamOffset(0), all) == StreamOffset(1))
+    assert(rows(s, 0, 1, factoryFirst = true) == Seq(Seq("2", "2")))
+    s.stop()
   }
 
   test("planning a micro-batch is a pure function of the log: a replay reads the same files") {
