@@ -119,7 +119,7 @@ while cause is not None and len(causes) < 20:
     causes.append([cause.getClass().getName(), condition])
     cause = cause.getCause()
 print("FIRST_ERROR", json.dumps(None if error is None else {
-    "classes": sorted(sd._run_stream._error_classes(error)),
+    "classes": [found.condition] if (found := sd._errors.drill_error_of(error)) else [],
     "causes": causes,
     "text": str(error)[:20000],
 }))
