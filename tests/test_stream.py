@@ -231,12 +231,6 @@ def test_hidden_names_copies_in_progress_and_the_checkpoint_inside_the_input_are
     assert [r.id for r in spark.read.parquet(str(out)).collect()] == [1]
 
 
-def test_schema_location_is_required_without_a_schema(spark: SparkSession, tmp_path: Path) -> None:
-    put(tmp_path / "in", "a.csv", csv("id", "1"))
-    with pytest.raises(Exception, match="schemaLocation"):
-        spark.readStream.format("drill").load(str(tmp_path / "in"))
-
-
 def test_no_files_and_no_schema_names_the_path(spark: SparkSession, tmp_path: Path) -> None:
     (tmp_path / "in").mkdir()
     with pytest.raises(Exception, match=r"no files under .*in.*\.schema\(\.\.\.\)"):

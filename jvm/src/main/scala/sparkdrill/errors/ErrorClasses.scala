@@ -126,6 +126,11 @@ object ErrorClasses {
   /** An evolving `schemaEvolutionMode` with a schema given by `.schema(...)`. */
   val StreamEvolvesDefinedSchema: String = condition("SPARK_DRILL_STREAM_EVOLVES_DEFINED_SCHEMA", "mode")
 
+  /** `readStream.table(...)` of a `drill` catalog table given options that would change what the catalog
+    * discovered (a format option, `includeColumns`): only the other streaming options apply there.
+    */
+  val StreamTableOptions: String = condition("SPARK_DRILL_STREAM_TABLE_OPTIONS", "table", "options")
+
   /** Another query wrote the schema version this one was about to write. */
   val StreamSchemaVersionTaken: String =
     condition("SPARK_DRILL_STREAM_SCHEMA_VERSION_TAKEN", "dir", "version")

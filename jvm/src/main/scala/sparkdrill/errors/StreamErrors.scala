@@ -121,8 +121,21 @@ trait StreamErrors {
     new DrillException(
       ErrorClasses.StreamEvolvesDefinedSchema,
       s"schemaEvolutionMode=$mode evolves a schema the stream keeps in schemaLocation, not one given with " +
-        ".schema(...): drop .schema(...) and set schemaLocation, or choose none, rescue or failOnNewColumns",
+        ".schema(...) or read from a drill catalog table: use readStream.format(\"drill\") without .schema(...) " +
+        "and set schemaLocation, or choose none, rescue or failOnNewColumns",
       Map("mode" -> mode)
+    )
+
+  def streamTableOptions(table: String, options: Seq[String]): DrillException =
+    new DrillException(
+      ErrorClasses.StreamTableOptions,
+      // Concatenated, not interpolated: Scala 2.12 (Spark 3.5) reads no \" inside s"...".
+      "readStream.table(\"" + table + "\") streams the catalog table as the catalog discovered it: " +
+        options
+          .map(o => s"'$o'")
+          .mkString(", ") + " would change its columns; set options of discovery on the " +
+        "catalog (spark.sql.catalog.drill.<option>), or use readStream.format(\"drill\")...load(path)",
+      Map("table" -> table, "options" -> options.mkString(", "))
     )
 
   /** An IOException, as the version writer's callers catch (a task racing another to the same version). */

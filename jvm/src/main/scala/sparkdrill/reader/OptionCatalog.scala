@@ -32,6 +32,22 @@ final class OptionCatalog(
   private val unsupportedByName = unsupported.map { case (k, v) => lower(k) -> v }
   private val internalNames = internal.map(lower)
 
+  // The last table made by `including`, kept: every read of a session asks for the same one.
+  @volatile private var lastIncluding: (Seq[OptionSpec[_]], OptionCatalog) = (Nil, this)
+
+  /** This table and `extra` (a layer's own options, declared where that layer reads them). */
+  def including(extra: Seq[OptionSpec[_]]): OptionCatalog =
+    if (extra.isEmpty) this
+    else {
+      val (seen, table) = lastIncluding
+      if (seen eq extra) table
+      else {
+        val made = new OptionCatalog(specs ++ extra, prefixes, unsupported, internal)
+        lastIncluding = (extra, made)
+        made
+      }
+    }
+
   /** The distinct options, in declaration order. */
   def options: Seq[OptionSpec[_]] = specs.distinct
 

@@ -168,7 +168,7 @@ private[sparkdrill] object ScanOptions {
     BatchRows,
     BatchBytes,
     MemoryMode
-  ) ++ StreamOptions.all
+  )
 
   val all: Seq[OptionSpec[_]] = readByDiscovery ++ notReadByDiscovery
 

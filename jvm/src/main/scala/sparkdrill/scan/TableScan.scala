@@ -8,7 +8,7 @@ import org.apache.hadoop.io.compress.SplittableCompressionCodec
 import org.apache.spark.sql.types.{StructField, StructType}
 
 import sparkdrill.projection.{ColumnParser, Projection, ProjectionParser, SparkProjection}
-import sparkdrill.reader.{CommonOptions, ReaderOptions, RowFilter}
+import sparkdrill.reader.{CommonOptions, OptionSpec, ReaderOptions, RowFilter}
 import sparkdrill.scan.cache.{CachedDiscovery, DiscoveryStats}
 import sparkdrill.scan.schema._
 import sparkdrill.errors.{DrillErrors, SparkDrillError}
@@ -176,9 +176,11 @@ private[sparkdrill] final case class QueryPlan(
 /** The one planner: lists the files, runs discovery and resolves the schema with the scan schema tracker. */
 private[sparkdrill] object TableScan {
 
-  /** Options as the user gave them (names as spelt), checked against the one option table. */
-  def parseOptions(raw: Map[String, String]): ReaderOptions = {
-    val options = ScanOptions.catalog.parse(raw)
+  /** Options as the user gave them (names as spelt), checked against the one option table and the options of
+    * the layer above that reads them (`also`: a stream's).
+    */
+  def parseOptions(raw: Map[String, String], also: Seq[OptionSpec[_]] = Nil): ReaderOptions = {
+    val options = ScanOptions.catalog.including(also).parse(raw)
     if (!options(ScanOptions.RecursiveFileLookup))
       throw DrillErrors.recursiveFileLookupOff(ScanOptions.RecursiveFileLookup.name)
     options.get(ScanOptions.Format).foreach(FormatRegistry.named(_).validateNamed(options))

@@ -10,7 +10,8 @@ import sparkdrill.errors.DrillErrors
 
 /** `SELECT ... FROM drill.\`/data/logs\``: the identifier is the path, read with default options (plus any
   * `spark.sql.catalog.drill.<option>` set for the catalog). Spark's own `format.\`path\`` syntax only serves
-  * V1 sources, hence a catalog.
+  * V1 sources, hence a catalog. `spark.readStream.table("drill.\`path\`")` streams the same table, under the
+  * schema discovered here (SPEC 11, "Entry points").
   */
 final class DrillCatalog extends TableCatalog {
   private var catalogName: String = "drill"
@@ -28,7 +29,8 @@ final class DrillCatalog extends TableCatalog {
     val options = new util.HashMap[String, String](catalogOptions)
     val path = (ident.namespace() :+ ident.name()).mkString(".")
     options.put("path", if (ident.namespace().isEmpty) ident.name() else path)
-    DrillTable.open(new CaseInsensitiveStringMap(options), definedSchema = None)
+    val read = new CaseInsensitiveStringMap(options)
+    DrillTable.open(read, DrillTable.readOptions(read, SessionContext.active), None, fromCatalog = true)
   }
 
   override def listTables(namespace: Array[String]): Array[Identifier] = Array.empty

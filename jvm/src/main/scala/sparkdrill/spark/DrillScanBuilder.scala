@@ -10,6 +10,7 @@ import org.apache.spark.sql.connector.read.{
   SupportsPushDownV2Filters
 }
 import org.apache.spark.sql.types.StructType
+import org.apache.spark.sql.util.CaseInsensitiveStringMap
 
 import sparkdrill.reader.RowFilter
 import sparkdrill.scan.FilePredicate
@@ -21,13 +22,14 @@ import sparkdrill.scan.FilePredicate
   * other columns. Every predicate is still handed back to Spark, which evaluates it after the scan, so
   * neither can change an answer.
   */
-private[sparkdrill] final class DrillScanBuilder(table: DrillTable)
+private[sparkdrill] final class DrillScanBuilder(table: DrillTable, options: CaseInsensitiveStringMap)
     extends ScanBuilder
     with SupportsPushDownRequiredColumns
     with SupportsPushDownV2Filters
     with SupportsPushDownLimit {
-  private val translator = new PredicateTranslator(table.scan)
-  private val rowTranslator = new RowPredicateTranslator(table.scan)
+  // Lazy: a stream of the table pushes nothing, and never opens the table's scan.
+  private lazy val translator = new PredicateTranslator(table.scan)
+  private lazy val rowTranslator = new RowPredicateTranslator(table.scan)
   private var required: StructType = table.schema()
   private var fileFilters: Seq[(Predicate, FilePredicate)] = Nil
   private var rowFilters: Seq[(Predicate, RowFilter)] = Nil
@@ -51,10 +53,20 @@ private[sparkdrill] final class DrillScanBuilder(table: DrillTable)
   // Each task stops at the limit; Spark still applies it across tasks.
   override def isPartiallyPushed(): Boolean = true
 
+  // Planned when Spark asks for the batch: Spark builds a stream's scan the same way, and a stream plans
+  // each micro-batch itself.
   override def build(): Scan = {
-    val settings = SessionContext.splitSettings(SparkSession.active)
-    val rowFilter = RowFilter.all(rowFilters.map(_._2))
-    val plan = table.scan.plan(required, fileFilters.map(_._2), limit, settings, rowFilter)
-    new DrillScan(table.scan, plan, fileFilters.map(_._1.toString), rowFilters.map(_._1.toString))
+    val (files, rows, n, columns) = (fileFilters, rowFilters, limit, required)
+    new DrillScan(
+      table,
+      options,
+      columns,
+      () => {
+        val settings = SessionContext.splitSettings(SparkSession.active)
+        table.scan.plan(columns, files.map(_._2), n, settings, RowFilter.all(rows.map(_._2)))
+      },
+      files.map(_._1.toString),
+      rows.map(_._1.toString)
+    )
   }
 }

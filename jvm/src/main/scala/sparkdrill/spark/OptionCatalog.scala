@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper
 import sparkdrill.reader.OptionKind
 import scala.jdk.CollectionConverters._
 
-import sparkdrill.scan.{ScanOptions, StreamOptions, TableScan}
+import sparkdrill.stream.StreamOptions
 
 /** The option table for other languages: `spark._jvm.sparkdrill.spark.OptionCatalog.json()` from Python,
   * whose typed reader is checked against it; and `problem(options)`, which judges options as planning would
@@ -18,14 +18,15 @@ private[sparkdrill] object OptionCatalog {
     * that does not parse; an unknown format), or null when they are good.
     */
   def problem(options: java.util.Map[String, String]): String =
-    try { TableScan.parseOptions(options.asScala.toMap); null }
+    try { DrillTable.parse(options.asScala.toMap); null }
     catch { case e: IllegalArgumentException => e.getMessage }
 
   /** A JSON array: per option its name, type, default (text or null), values (enumerations), aliases, doc, scope (both, batch or stream). */
   def json(): String = {
     val mapper = new ObjectMapper()
     val array = mapper.createArrayNode()
-    ScanOptions.catalog.options.foreach { spec =>
+    val table = DrillTable.optionTable
+    table.options.foreach { spec =>
       val node = array.addObject()
       node.put("name", spec.name)
       node.put("type", spec.kind.name)
@@ -39,7 +40,7 @@ private[sparkdrill] object OptionCatalog {
       node.put("doc", spec.doc)
       node.put("scope", StreamOptions.scope(spec))
     }
-    ScanOptions.catalog.prefixes.foreach { p =>
+    table.prefixes.foreach { p =>
       val node = array.addObject()
       node.put("name", p.prefix + "<column>")
       node.put("type", "prefix")

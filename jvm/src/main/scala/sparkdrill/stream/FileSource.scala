@@ -2,7 +2,7 @@ package sparkdrill.stream
 
 import org.apache.hadoop.fs.Path
 
-import sparkdrill.scan.{DirectoryMemo, ScanFile, ScanOptions, StreamOptions, TableScan}
+import sparkdrill.scan.{DirectoryMemo, ScanFile, ScanOptions, TableScan}
 
 /** Where a stream's new files come from: today a listing of the input on every trigger; file events from a
   * queue are another implementation of the same calls (SPEC 11.1).
@@ -37,7 +37,7 @@ private[sparkdrill] final class ListingSource(
   private val options = definition.options
 
   private val directories =
-    if (options(StreamOptions.ListChangedDirectoriesOnly)) Some(new DirectoryMemo(ListingSource.SettleMillis))
+    if (definition.settings.listChangedDirectoriesOnly) Some(new DirectoryMemo(ListingSource.SettleMillis))
     else None
 
   var lastCount = 0

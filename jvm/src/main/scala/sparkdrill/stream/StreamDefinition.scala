@@ -7,16 +7,7 @@ import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.types.{StructField, StructType}
 
 import sparkdrill.reader.{CommonOptions, ReaderOptions}
-import sparkdrill.scan.{
-  Discovered,
-  EvolutionMode,
-  FileLister,
-  QueryPlan,
-  ScanFile,
-  ScanOptions,
-  StreamOptions,
-  TableScan
-}
+import sparkdrill.scan.{Discovered, FileLister, QueryPlan, ScanFile, ScanOptions, TableScan}
 import sparkdrill.scan.schema.ScanConfig
 import sparkdrill.stream.schema._
 
@@ -43,8 +34,8 @@ private[sparkdrill] final case class StreamDefinition(
 
   def definedByUser: Boolean = version.definedByUser
 
-  /** `schemaEvolutionMode`, or its default for this stream. */
-  val evolutionMode: EvolutionMode = EvolutionMode.of(options, definedByUser)
+  /** The stream's own options, typed. */
+  val settings: StreamSettings = StreamSettings.of(options, definedByUser)
 
   /** How this stream's schema grows: the tracker's, under this stream's options. */
   def evolution: SchemaEvolution = SchemaEvolution(options, byPosition)
@@ -86,23 +77,25 @@ private[sparkdrill] object StreamDefinition {
 
   /** What `spark.readStream.format("drill")...load(path)` builds: the schema from `.schema(...)`, else the
     * newest version in `schemaLocation`, else discovery of the files there now, stored as version 0.
+    *
+    * @param definedPerFile the names in `defined` that are per-file values (a catalog table's `dir0`)
     */
   def load(
       paths: Seq[String],
       readOptions: ReaderOptions,
       defined: Option[StructType],
       conf: Configuration,
-      session: StreamSession
+      session: StreamSession,
+      definedPerFile: Seq[String] = Nil
   ): StreamDefinition = {
     StreamOptions.checkScope(readOptions, streaming = true)
     if (paths.size != 1)
       throw DrillErrors.streamOnePath(paths)
     val path = paths.head
     val parsed = withEvolutionMode(readOptions, defined.isDefined)
-    if (parsed(StreamOptions.MaxFilesPerTrigger) < 1)
-      throw DrillErrors.badMaxFilesPerTrigger(parsed(StreamOptions.MaxFilesPerTrigger))
+    val settings = StreamSettings.of(parsed, defined.isDefined)
     val root = FileLister.rootOf(path, conf).toString
-    val location = parsed.get(StreamOptions.SchemaLocation)
+    val location = settings.schemaLocation
     // The files there now: version 0's discovery, and whether they bind fields by position.
     lazy val present = {
       val all =
@@ -110,7 +103,7 @@ private[sparkdrill] object StreamDefinition {
       StreamFiles.eligible(all, location.map(new Path(_)).toSeq, conf)
     }
     val version = defined match {
-      case Some(schema) => userVersion(schema, root)
+      case Some(schema) => userVersion(schema, definedPerFile, root)
       case None =>
         val dir = location.getOrElse(
           throw DrillErrors.streamNeedsSchemaLocation()
@@ -130,7 +123,7 @@ private[sparkdrill] object StreamDefinition {
       if (version.columnsArray) true
       else if (parsed.get(ScanOptions.Format).isDefined || present.isEmpty) TableScan.bindsByPosition(parsed)
       else TableScan.bindsByPosition(present, parsed)
-    val include = includeColumns(parsed, version, defined)
+    val include = includeColumns(settings.includeColumns, parsed, version, defined)
     StreamDefinition(path, root, parsed, version, include, conf, byPosition)
   }
 
@@ -147,8 +140,8 @@ private[sparkdrill] object StreamDefinition {
       case _ => options
     }
 
-  private def userVersion(schema: StructType, root: String): SchemaVersion =
-    SchemaVersion(-1, schema, Nil, columnsArray = false, root, "", None, Nil, System.currentTimeMillis())
+  private def userVersion(schema: StructType, perFile: Seq[String], root: String): SchemaVersion =
+    SchemaVersion(-1, schema, perFile, columnsArray = false, root, "", None, Nil, System.currentTimeMillis())
 
   // Version 0: what a batch read of the files there now would give as `*`.
   private def discovered(
@@ -180,12 +173,11 @@ private[sparkdrill] object StreamDefinition {
 
   // `includeColumns`: file columns (SPEC 3) and `_line`/`_offset`, by their labels, as ordinary columns.
   private def includeColumns(
+      names: Seq[String],
       options: ReaderOptions,
       version: SchemaVersion,
       defined: Option[StructType]
   ): Seq[StructField] = {
-    val names =
-      options.get(StreamOptions.IncludeColumns).toSeq.flatMap(_.split(',')).map(_.trim).filter(_.nonEmpty)
     val labels = ScanConfig.fromOptions(options, defined, Nil, byPosition = false).implicitLabels
     names.map { name =>
       val kind = labels

@@ -8,7 +8,7 @@ import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.types.StructType
 import org.slf4j.LoggerFactory
 
-import sparkdrill.scan.{Discovered, FormatRegistry, QueryPlan, ScanFile, StreamOptions}
+import sparkdrill.scan.{Discovered, FormatRegistry, QueryPlan, ScanFile}
 import sparkdrill.stream.schema._
 import sparkdrill.stream.state.{StreamState, TrackedFile}
 
@@ -30,10 +30,10 @@ private[sparkdrill] final class StreamEngine(
   private val conf = definition.conf
   private val options = definition.options
   private val root = definition.root
-  private val location = options.get(StreamOptions.SchemaLocation)
-  private val minFileAge = options(StreamOptions.MinFileAge)
-  private val includeExisting = options(StreamOptions.IncludeExistingFiles)
-  private val mode = definition.evolutionMode
+  private val location = definition.settings.schemaLocation
+  private val minFileAge = definition.settings.minFileAgeMillis
+  private val includeExisting = definition.settings.includeExistingFiles
+  private val mode = definition.settings.evolutionMode
   private val evolution = definition.evolution
 
   private val relative = new sparkdrill.stream.state.StreamPaths.Relative(root)

@@ -10,7 +10,7 @@ import org.scalatest.funsuite.AnyFunSuite
 /** The layers of docs/architecture.md, checked on the compiled main classes (not by review):
   *
   * {{{
-  * spark (DSv2 adapter) -> scan -> projection, reader, loader
+  * spark (DSv2 adapter) -> stream (the stream engine) -> scan -> projection, reader, loader
   * formats -> reader, loader
   * reader -> loader
   * every layer -> errors (the one error factory), which depends on nothing of ours
@@ -22,7 +22,7 @@ class LayeringSuite extends AnyFunSuite {
   private def check(rule: ArchRule): Unit = rule.check(classes)
 
   test("the main classes are found (the rules below are not vacuous)") {
-    Seq("spark", "scan", "projection", "reader", "formats", "loader", "errors").foreach { p =>
+    Seq("spark", "stream", "scan", "projection", "reader", "formats", "loader", "errors").foreach { p =>
       assert(classes.stream().anyMatch(_.getPackageName.startsWith(s"sparkdrill.$p")), p)
     }
   }
@@ -89,12 +89,14 @@ object LayeringSuite {
 
   /** Every layer but `errors`, which each of them may use. */
   val layerPackages: Seq[String] =
-    Seq("spark", "scan", "projection", "formats", "reader", "loader").map(p => s"sparkdrill.$p..")
+    Seq("spark", "stream", "scan", "projection", "formats", "reader", "loader").map(p => s"sparkdrill.$p..")
 
   val layers: ArchRule = layeredArchitecture()
     .consideringOnlyDependenciesInLayers()
     .layer("adapter")
     .definedBy("sparkdrill.spark..")
+    .layer("stream")
+    .definedBy("sparkdrill.stream..")
     .layer("scan")
     .definedBy("sparkdrill.scan..")
     .layer("projection")
@@ -109,16 +111,18 @@ object LayeringSuite {
     .definedBy("sparkdrill.errors..")
     .whereLayer("adapter")
     .mayNotBeAccessedByAnyLayer()
-    .whereLayer("scan")
+    .whereLayer("stream")
     .mayOnlyBeAccessedByLayers("adapter")
+    .whereLayer("scan")
+    .mayOnlyBeAccessedByLayers("adapter", "stream")
     .whereLayer("formats")
     .mayNotBeAccessedByAnyLayer()
     .whereLayer("projection")
-    .mayOnlyBeAccessedByLayers("adapter", "scan")
+    .mayOnlyBeAccessedByLayers("adapter", "stream", "scan")
     .whereLayer("reader")
-    .mayOnlyBeAccessedByLayers("adapter", "scan", "formats")
+    .mayOnlyBeAccessedByLayers("adapter", "stream", "scan", "formats")
     .whereLayer("loader")
-    .mayOnlyBeAccessedByLayers("adapter", "scan", "projection", "reader", "formats")
+    .mayOnlyBeAccessedByLayers("adapter", "stream", "scan", "projection", "reader", "formats")
     .whereLayer("errors")
-    .mayOnlyBeAccessedByLayers("adapter", "scan", "projection", "reader", "formats", "loader")
+    .mayOnlyBeAccessedByLayers("adapter", "stream", "scan", "projection", "reader", "formats", "loader")
 }

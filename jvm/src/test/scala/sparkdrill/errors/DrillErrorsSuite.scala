@@ -67,6 +67,7 @@ class DrillErrorsSuite extends AnyFunSuite {
     schemaLocationOfAnotherPath("/chk/_schemas", "file:/one", "file:/two"),
     streamEvolvesProjection("addNewColumns"),
     streamEvolvesDefinedSchema("addNewColumns"),
+    streamTableOptions("drill.`/in`", Seq("header")),
     schemaVersionTaken("/chk/_schemas", 2),
     streamLeaseHeld("/chk/sources/0/lease", "1@h (lease id x)", 30),
     streamLeaseTakenOverFirst("/chk/sources/0/lease", "1@h (lease id x)"),

@@ -8,6 +8,7 @@ import org.apache.spark.SparkThrowable
 import org.scalatest.funsuite.AnyFunSuite
 
 import sparkdrill.TestFiles
+import sparkdrill.stream.StreamOptions
 import sparkdrill.errors.{ErrorClasses, ErrorContext, OptionException, ScanException, SchemaException}
 
 /** Every kind of error a scan raises carries its error class (a condition Spark, PySpark and Spark Connect
@@ -143,7 +144,7 @@ class ErrorClassSuite extends AnyFunSuite with TestFiles {
       "value" -> "loose"
     )
     check(failure("sep" -> ";", "delimiter" -> ","), ErrorClasses.BadOptionValue, "value" -> ",")
-    val streamOnly = TableScan.parseOptions(Map("schemaLocation" -> "/x"))
+    val streamOnly = TableScan.parseOptions(Map("schemaLocation" -> "/x"), StreamOptions.all)
     val scope = intercept[OptionException](StreamOptions.checkScope(streamOnly, streaming = false))
     check(scope, ErrorClasses.UnsupportedOption, "option" -> "schemaLocation")
   }

@@ -104,7 +104,7 @@ class OptionDocsSuite extends AnyFunSuite {
     val docs =
       new String(java.nio.file.Files.readAllBytes(java.nio.file.Paths.get("docs/options.md")), "UTF-8")
     // spark-drill's own options: a format of another jar (a test's) documents its own.
-    val ours = ScanOptions.all ++ CommonOptions.all ++
+    val ours = ScanOptions.all ++ CommonOptions.all ++ sparkdrill.stream.StreamOptions.all ++
       FormatRegistry.plugins.filter(_.getClass.getName.startsWith("sparkdrill.")).flatMap(_.options)
     val missing = ours
       .flatMap(s => s.name +: s.aliases)

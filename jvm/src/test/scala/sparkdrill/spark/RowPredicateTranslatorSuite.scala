@@ -7,6 +7,7 @@ import org.apache.spark.sql.connector.expressions.filter.{
   Or => SparkOr,
   Predicate
 }
+import org.apache.spark.sql.util.CaseInsensitiveStringMap
 import org.apache.spark.sql.types._
 import org.apache.spark.unsafe.types.UTF8String
 import org.scalatest.funsuite.AnyFunSuite
@@ -126,7 +127,10 @@ class RowPredicateTranslatorSuite extends AnyFunSuite with TestFiles {
   }
 
   test("the scan builder hands every predicate back and reports the file and row ones as pushed") {
-    val builder = new DrillScanBuilder(new DrillTable(scan()))
+    val opened = scan()
+    val options = CaseInsensitiveStringMap.empty()
+    val builder =
+      new DrillScanBuilder(new DrillTable(options, None, fromCatalog = false, () => opened), options)
     val rowOne = p(">", ref("i"), lit(1, IntegerType))
     val fileOne = p("=", ref("dir0"), str("2024"))
     val neither = new SparkOr(rowOne, fileOne)

@@ -146,7 +146,7 @@ class StreamVersionsPropertySuite extends AnyFunSuite with ScalaCheckDrivenPrope
       landed += p.toString
       p.toFile.setLastModified(base + landed.size * 1000L)
     }
-    val options = TableScan.parseOptions(c.options + ("schemaLocation" -> schemas))
+    val options = TableScan.parseOptions(c.options + ("schemaLocation" -> schemas), StreamOptions.all)
     def load() = StreamDefinition.load(Seq(in.toString), options, None, conf, session)
     land(c.landings.head)
     var engine = new StreamEngine(load(), checkpoint, session)
@@ -187,7 +187,7 @@ class StreamVersionsPropertySuite extends AnyFunSuite with ScalaCheckDrivenPrope
   }
 
   private def batch(c: Case, root: JPath, only: Option[Set[String]]): StructType = {
-    val options = TableScan.parseOptions(c.options - "schemaEvolutionMode")
+    val options = TableScan.parseOptions(c.options - "schemaEvolutionMode", StreamOptions.all)
     val listed = TableScan.list(Seq(root.resolve("in").toString), options, conf, ZoneId.of("UTC"))
     val files =
       only.fold(listed)(keep => listed.filter(f => keep(new org.apache.hadoop.fs.Path(f.path).toUri.getPath)))

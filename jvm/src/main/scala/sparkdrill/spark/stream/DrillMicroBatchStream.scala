@@ -13,7 +13,6 @@ import org.apache.spark.sql.connector.read.streaming._
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.util.SerializableConfiguration
 
-import sparkdrill.scan.StreamOptions
 import sparkdrill.spark.{DrillReaderFactory, StreamInputPartition}
 import sparkdrill.stream.{StreamDefinition, StreamEngine}
 
@@ -44,8 +43,8 @@ private[sparkdrill] final class DrillMicroBatchStream(
   override def deserializeOffset(json: String): Offset = StreamOffset.parse(json)
 
   override def getDefaultReadLimit: ReadLimit = FilesAndBytes(
-    definition.options(StreamOptions.MaxFilesPerTrigger),
-    definition.options(StreamOptions.MaxBytesPerTrigger)
+    definition.settings.maxFilesPerTrigger,
+    definition.settings.maxBytesPerTrigger
   )
 
   override def latestOffset(): Offset =

@@ -11,7 +11,8 @@ import org.apache.spark.sql.types.StructType
 
 import sparkdrill.projection.FileInfo
 import sparkdrill.reader.ReaderOptions
-import sparkdrill.scan.{EvolutionMode, LateColumns}
+import sparkdrill.scan.LateColumns
+import sparkdrill.stream.EvolutionMode
 import sparkdrill.scan.schema.{Discovery, FileSchema}
 
 /** A stream's answer to a JSON member first met past the discovery sample, in a task (SPEC 11, "New

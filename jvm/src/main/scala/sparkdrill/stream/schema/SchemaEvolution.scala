@@ -6,7 +6,8 @@ import org.apache.spark.sql.types.StructType
 
 import sparkdrill.projection.Projection
 import sparkdrill.reader.ReaderOptions
-import sparkdrill.scan.{Discovered, EvolutionMode, ScanOptions, TableScan}
+import sparkdrill.scan.{Discovered, ScanOptions, TableScan}
+import sparkdrill.stream.EvolutionMode
 import sparkdrill.scan.schema.{EarlierColumns, FileSchema, ScanConfig, ScanSchemaTracker}
 
 /** The one way a stream's schema grows (SPEC 11, "One schema, batch or stream"): the scan schema tracker's

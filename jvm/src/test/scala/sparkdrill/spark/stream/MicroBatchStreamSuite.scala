@@ -13,6 +13,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap
 import org.scalatest.funsuite.AnyFunSuite
 
 import sparkdrill.{LocalSpark, TestFiles}
+import sparkdrill.spark.DrillTable
 import sparkdrill.reader.ScanException
 
 /** The source as Spark drives it, one call at a time, on a real local Spark: what a crash between two calls
@@ -27,7 +28,8 @@ class MicroBatchStreamSuite extends AnyFunSuite with TestFiles with LocalSpark {
         "schemaLocation" -> root.resolve("schemas").toString,
         "header" -> "true"
       ) ++ options
-    StreamTable.open(new CaseInsensitiveStringMap(all.asJava), defined = None).definition
+    val map = new CaseInsensitiveStringMap(all.asJava)
+    StreamTable.open(map, DrillTable.readOptions(map, spark), defined = None).definition
   }
 
   private def source(d: StreamDefinition, required: StructType = null): DrillMicroBatchStream =

@@ -7,6 +7,7 @@ import sparkdrill.projection.{FileInfo, Projection}
 import sparkdrill.reader.ReaderOptions
 import sparkdrill.errors.{ErrorClasses, StreamStopException}
 import sparkdrill.scan.TableScan
+import sparkdrill.stream.StreamOptions
 import sparkdrill.scan.schema.{Discovery, FileSchema, ScanConfig, ScanSchemaTracker}
 
 /** A stream's next schema version is the scan schema tracker's (SPEC 11, "One schema, batch or stream"):
@@ -27,7 +28,7 @@ class SchemaEvolutionSuite extends AnyFunSuite {
     writtenAtMillis = 0L
   )
   private def options(more: (String, String)*): ReaderOptions =
-    TableScan.parseOptions(Map("header" -> "true") ++ more)
+    TableScan.parseOptions(Map("header" -> "true") ++ more, StreamOptions.all)
   private val adding = SchemaEvolution(options(), byPosition = false)
   private val widening =
     SchemaEvolution(options("schemaEvolutionMode" -> "addNewColumnsWithTypeWidening"), byPosition = false)

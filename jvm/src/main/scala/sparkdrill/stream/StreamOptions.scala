@@ -1,9 +1,10 @@
-package sparkdrill.scan
+package sparkdrill.stream
 
 import sparkdrill.errors.DrillErrors
 
 import sparkdrill.reader.{OptionSpec, ReaderOptions}
 import sparkdrill.reader.OptionKind._
+import sparkdrill.scan.ScanOptions
 
 /** How a stream meets columns its schema lacks (SPEC 11, "New columns"): option `schemaEvolutionMode`.
   *
@@ -41,8 +42,10 @@ private[sparkdrill] object EvolutionMode {
       .getOrElse(if (definedByUser || options.isSet(ScanOptions.Project)) Ignore else AddNewColumns)
 }
 
-/** The options only a stream takes (SPEC 11): part of the one option table ([[ScanOptions.catalog]]), and
-  * refused on a batch read. They choose files and state, never what discovery finds in a file.
+/** The options only a stream takes (SPEC 11), declared here where the stream engine reads them: the adapter
+  * parses every read against the scan's option table and these ([[sparkdrill.scan.TableScan.parseOptions]]'s
+  * `also`), and a batch read given one is refused. They choose files and state, never what discovery finds
+  * in a file, so they stay out of discovery's fingerprint.
   */
 private[sparkdrill] object StreamOptions {
   val SchemaLocation: OptionSpec[String] = OptionSpec.optional(
@@ -108,10 +111,50 @@ private[sparkdrill] object StreamOptions {
   def scope(spec: OptionSpec[_]): String =
     if (streamOnly(spec.key)) "stream" else if (batchOnly(spec.key)) "batch" else "both"
 
+  /** The streaming-only options set in `options`, by name: any of them makes a read a stream's (SPEC 11). */
+  def named(options: ReaderOptions): Seq[String] = all.filter(options.isSet).map(_.name)
+
   /** A batch read given streaming-only options, or a stream given batch-only ones: an error naming them. */
   def checkScope(options: ReaderOptions, streaming: Boolean): Unit = {
-    val wrong = if (streaming) batchOnly else streamOnly
-    val named = ScanOptions.catalog.options.filter(s => wrong(s.key) && options.isSet(s)).map(_.name)
+    val wrong = if (streaming) ScanOptions.catalog.options.filter(s => batchOnly(s.key)) else all
+    val named = wrong.filter(options.isSet).map(_.name)
     if (named.nonEmpty) throw DrillErrors.optionsOfTheOtherRead(named, streaming)
+  }
+}
+
+/** A stream's own options, typed, one field each: what the engine reads, parsed once when the stream is
+  * defined.
+  *
+  * @param evolutionMode `schemaEvolutionMode`, or its default for the stream ([[EvolutionMode.of]])
+  * @param includeColumns the hidden columns to add as ordinary ones, by label as given
+  */
+private[sparkdrill] final case class StreamSettings(
+    schemaLocation: Option[String],
+    includeExistingFiles: Boolean,
+    minFileAgeMillis: Long,
+    maxFilesPerTrigger: Int,
+    maxBytesPerTrigger: Long,
+    includeColumns: Seq[String],
+    evolutionMode: EvolutionMode,
+    listChangedDirectoriesOnly: Boolean
+)
+
+private[sparkdrill] object StreamSettings {
+  import StreamOptions._
+
+  /** The stream options of `options`, checked (`maxFilesPerTrigger` at least 1). */
+  def of(options: ReaderOptions, definedByUser: Boolean): StreamSettings = {
+    val settings = StreamSettings(
+      schemaLocation = options.get(SchemaLocation),
+      includeExistingFiles = options(IncludeExistingFiles),
+      minFileAgeMillis = options(MinFileAge),
+      maxFilesPerTrigger = options(MaxFilesPerTrigger),
+      maxBytesPerTrigger = options(MaxBytesPerTrigger),
+      includeColumns = options.get(IncludeColumns).toSeq.flatMap(_.split(',')).map(_.trim).filter(_.nonEmpty),
+      evolutionMode = EvolutionMode.of(options, definedByUser),
+      listChangedDirectoriesOnly = options(ListChangedDirectoriesOnly)
+    )
+    if (settings.maxFilesPerTrigger < 1) throw DrillErrors.badMaxFilesPerTrigger(settings.maxFilesPerTrigger)
+    settings
   }
 }
