@@ -209,9 +209,14 @@ SCHEMA = "id INT, name STRING"
 def log(*what):
     print("bench:", *what, file=sys.stderr, flush=True)
 
-def reader(engine, path, max_files):
+def reader(engine, path, max_files, chk):
     if engine.startswith("spark-drill"):
-        r = spark.readStream.format("drill").schema(SCHEMA).option("header", "true")
+        r = spark.readStream.format("drill").option("header", "true")
+        if engine == "spark-drill-evolving":
+            # No schema given: versions in schemaLocation, each micro-batch's new files checked at the barrier.
+            r = r.option("schemaLocation", os.path.join(chk, "_schemas"))
+        else:
+            r = r.schema(SCHEMA)
         if engine == "spark-drill-changed-dirs":
             r = r.option("listChangedDirectoriesOnly", "true")
         return r.option("maxFilesPerTrigger", str(max_files)).load(path)
@@ -219,7 +224,7 @@ def reader(engine, path, max_files):
             .option("maxFilesPerTrigger", str(max_files)).csv(path))
 
 def start(engine, path, chk, max_files, available_now=False):
-    w = reader(engine, path, max_files).writeStream.format("noop").option("checkpointLocation", chk)
+    w = reader(engine, path, max_files, chk).writeStream.format("noop").option("checkpointLocation", chk)
     w = w.trigger(availableNow=True) if available_now else w.trigger(processingTime="500 milliseconds")
     return w.start()
 
@@ -422,7 +427,7 @@ def measure_plan(
     for engine in engines:
         base = data / str(count)
         # spark-drill with listChangedDirectoriesOnly goes on from spark-drill's first read: the same state.
-        first_read = "spark-drill" if engine.startswith("spark-drill") else engine
+        first_read = "spark-drill" if engine == "spark-drill-changed-dirs" else engine
         raw = run_worker(
             PLAN,
             engine,
@@ -746,7 +751,8 @@ def main() -> None:
     parser.add_argument(
         "--engines",
         default=",".join(ENGINES),
-        help="plan: spark-drill, spark, spark-drill-changed-dirs (with listChangedDirectoriesOnly)",
+        help="plan: spark-drill, spark, spark-drill-changed-dirs (with listChangedDirectoriesOnly), "
+        "spark-drill-evolving (no schema given: schemaLocation and the barrier)",
     )
     parser.add_argument(
         "--fill-budget",

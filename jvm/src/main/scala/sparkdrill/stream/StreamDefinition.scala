@@ -17,7 +17,8 @@ import sparkdrill.stream.schema._
   * @param root the directory the input's files are listed from, qualified (state paths are relative to it)
   * @param version the schema: the user's (`.schema(...)`, version -1) or one stored in `schemaLocation`
   * @param include the hidden columns added as ordinary ones, at the end
-  * @param byPosition the input's files bind fields by position (headerless text), fixed at `load()`
+  * @param positional whether the input's files bind fields by position (headerless text): kept in the
+  *   stored version, else found from the files there when first asked ([[byPosition]])
   */
 private[sparkdrill] final case class StreamDefinition(
     path: String,
@@ -26,8 +27,13 @@ private[sparkdrill] final case class StreamDefinition(
     version: SchemaVersion,
     include: Seq[StructField],
     conf: Configuration,
-    byPosition: Boolean
+    positional: () => Boolean
 ) {
+
+  /** Whether the input's files bind fields by position. Only a stream that watches for new columns asks:
+    * one under a defined schema that never does lists nothing for it (its input may be large, or empty).
+    */
+  lazy val byPosition: Boolean = positional()
 
   /** The stream's columns, as its DataFrame has them. */
   val schema: StructType = StructType(version.schema.fields ++ include)
@@ -119,13 +125,25 @@ private[sparkdrill] object StreamDefinition {
             v
         }
     }
-    val byPosition =
-      if (version.columnsArray) true
-      else if (parsed.get(ScanOptions.Format).isDefined || present.isEmpty) TableScan.bindsByPosition(parsed)
-      else TableScan.bindsByPosition(present, parsed)
+    // Kept in the version since version 0: a restart need not list the input to know it.
+    val byPosition = version.byPosition match {
+      case Some(kept) => () => kept
+      case None => () => positional(version, present, parsed)
+    }
     val include = includeColumns(settings.includeColumns, parsed, version, defined)
     StreamDefinition(path, root, parsed, version, include, conf, byPosition)
   }
+
+  // Whether the input's files bind fields by position: the files there now decide, as for a batch read of
+  // them (a JSON input's `.csv`-less directory is not positional though headerless CSV would be).
+  private def positional(
+      version: SchemaVersion,
+      present: IndexedSeq[ScanFile],
+      options: ReaderOptions
+  ): Boolean =
+    if (version.columnsArray) true
+    else if (options.get(ScanOptions.Format).isDefined || present.isEmpty) TableScan.bindsByPosition(options)
+    else TableScan.bindsByPosition(present, options)
 
   // `rescue` keeps unknown columns in the rescued-data column, which the schema then has (SPEC 11). A defined
   // schema is the user's: the stream cannot write new versions of it.
@@ -158,7 +176,7 @@ private[sparkdrill] object StreamDefinition {
     val table =
       TableScan.fromFiles(Seq(path), listed, options, None, conf, session.discoverAll, session.parsers())
     val perFile = table.resolved.output.filter(_.isPerFile).map(_.name)
-    SchemaVersion(
+    val v0 = SchemaVersion(
       version = 0,
       schema = table.schema,
       perFileColumns = perFile,
@@ -169,6 +187,7 @@ private[sparkdrill] object StreamDefinition {
       added = table.schema.fieldNames.toSeq,
       writtenAtMillis = System.currentTimeMillis()
     )
+    v0.copy(byPosition = Some(positional(v0, listed, options)))
   }
 
   // `includeColumns`: file columns (SPEC 3) and `_line`/`_offset`, by their labels, as ordinary columns.

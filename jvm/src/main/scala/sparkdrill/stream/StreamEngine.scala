@@ -34,7 +34,7 @@ private[sparkdrill] final class StreamEngine(
   private val minFileAge = definition.settings.minFileAgeMillis
   private val includeExisting = definition.settings.includeExistingFiles
   private val mode = definition.settings.evolutionMode
-  private val evolution = definition.evolution
+  private lazy val evolution = definition.evolution
 
   private val relative = new sparkdrill.stream.state.StreamPaths.Relative(root)
   private val checkpointPath = new Path(checkpoint)

@@ -58,7 +58,8 @@ private[sparkdrill] final case class SchemaEvolution(options: ReaderOptions, byP
           fingerprint = ScanOptions.discoveryFingerprint(options),
           cause = Some(cause),
           added = added.map(_.name) ++ widened.map(f => s"${f.name} (widened)"),
-          writtenAtMillis = System.currentTimeMillis()
+          writtenAtMillis = System.currentTimeMillis(),
+          byPosition = version.byPosition
         )
       )
     }

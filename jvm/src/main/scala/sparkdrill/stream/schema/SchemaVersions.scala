@@ -22,6 +22,8 @@ import org.apache.spark.sql.types.{DataType, StructType}
   * @param fingerprint what, beyond the files, shaped the schema: the discovery options' fingerprint
   * @param cause the file that brought the change, for versions after the first
   * @param added the columns this version added to the one before
+  * @param byPosition the input's files bind fields by position (headerless text), as found for version 0 and
+  *   kept by every later one (none in a version written before it was kept: the stream then finds it again)
   */
 private[sparkdrill] final case class SchemaVersion(
     version: Int,
@@ -32,7 +34,8 @@ private[sparkdrill] final case class SchemaVersion(
     fingerprint: String,
     cause: Option[String],
     added: Seq[String],
-    writtenAtMillis: Long
+    writtenAtMillis: Long,
+    byPosition: Option[Boolean] = None
 ) {
 
   /** The user's `.schema(...)` (version -1), not a version kept in `schemaLocation`. */
@@ -109,7 +112,8 @@ private[sparkdrill] object SchemaVersions {
       fingerprint = text("fingerprint"),
       cause = Option(text("cause")),
       added = texts("added"),
-      writtenAtMillis = Option(node.get("writtenAt")).map(_.asLong).getOrElse(0L)
+      writtenAtMillis = Option(node.get("writtenAt")).map(_.asLong).getOrElse(0L),
+      byPosition = Option(node.get("byPosition")).filterNot(_.isNull).map(_.asBoolean)
     )
   }
 
@@ -127,6 +131,7 @@ private[sparkdrill] object SchemaVersions {
     }
     v.added.foldLeft(node.putArray("added"))(_.add(_))
     node.put("writtenAt", v.writtenAtMillis)
+    v.byPosition.foreach(node.put("byPosition", _))
     mapper.writerWithDefaultPrettyPrinter().writeValueAsString(node: JsonNode)
   }
 }

@@ -14,6 +14,7 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import sparkdrill.{LocalSpark, TestFiles}
 import sparkdrill.spark.DrillTable
+import sparkdrill.stream.schema.SchemaVersions
 import sparkdrill.reader.ScanException
 
 /** The source as Spark drives it, one call at a time, on a real local Spark: what a crash between two calls
@@ -160,6 +161,18 @@ class MicroBatchStreamSuite extends AnyFunSuite with TestFiles with LocalSpark {
     // Spark's own path today: no pruning, the stream's whole schema.
     val whole = new StreamScanBuilder(d).build()
     assert(whole.readSchema() == d.schema)
+  }
+
+  test("version 0 keeps whether the input binds by position; a restart reads it there, listing nothing") {
+    // JSON files, headerless CSV's options: the files there decide (not positional), as in a batch read.
+    file("in/a.json", "{\"id\": 1}\n")
+    val first = definition("header" -> "false")
+    assert(!first.byPosition)
+    assert(SchemaVersions.newest(root.resolve("schemas").toString, first.conf).get.byPosition.contains(false))
+    // With the input emptied, a listing would find no file and fall back on the options (headerless CSV is
+    // positional): the version decides instead.
+    Files.delete(root.resolve("in/a.json"))
+    assert(!definition("header" -> "false").byPosition)
   }
 
   test("a second stream on the same checkpoint fails at start") {
