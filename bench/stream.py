@@ -213,7 +213,7 @@ def reader(engine, path, max_files, chk):
     if engine.startswith("spark-drill"):
         r = spark.readStream.format("drill").option("header", "true")
         if engine == "spark-drill-evolving":
-            # No schema given: versions in schemaLocation, each micro-batch's new files checked at the barrier.
+            # No schema given: versions in schemaLocation, each micro-batch's new files met at the barrier.
             r = r.option("schemaLocation", os.path.join(chk, "_schemas"))
         else:
             r = r.schema(SCHEMA)
