@@ -2,7 +2,7 @@ package sparkdrill.stream.state
 
 import sparkdrill.errors.DrillErrors
 
-import java.io.{ByteArrayInputStream, ByteArrayOutputStream, FileNotFoundException}
+import java.io.{ByteArrayInputStream, ByteArrayOutputStream, EOFException, FileNotFoundException}
 import java.lang.management.ManagementFactory
 import java.util.{Properties, UUID}
 import java.util.concurrent.{Executors, ScheduledExecutorService, ThreadFactory, TimeUnit}
@@ -10,7 +10,7 @@ import java.util.concurrent.{Executors, ScheduledExecutorService, ThreadFactory,
 import scala.util.Try
 import scala.util.control.NonFatal
 
-import org.apache.hadoop.fs.{FileAlreadyExistsException, FileSystem, Path}
+import org.apache.hadoop.fs.{ChecksumException, FileAlreadyExistsException, FileSystem, Path}
 
 /** Who may write a stream's state: one query at a time. Two queries on one checkpoint would both log batch
   * N, and the loser's files would be read by nobody; so the second fails at start, naming the first.
@@ -19,8 +19,9 @@ import org.apache.hadoop.fs.{FileAlreadyExistsException, FileSystem, Path}
   * random id. Its modification time is the last renewal; a daemon thread renews it every
   * [[Lease.RenewEveryMillis]]. It is stale, and taken over, when not renewed for [[Lease.StaleAfterMillis]]
   * or when its owner is a process of this host that is gone (so a `kill -9` does not block an immediate
-  * restart). Taking over is delete then create-without-overwrite: of two processes taking over at once one
-  * create fails, and that one fails.
+  * restart), or when nobody can read its owner [[Lease.UnreadableGraceMillis]] after it was written (a writer
+  * killed between creating it and writing it). Taking over is delete then create-without-overwrite: of two
+  * processes taking over at once one create fails, and that one fails.
   */
 private[sparkdrill] final class Lease private (fs: FileSystem, val path: Path, val owner: LeaseOwner) {
   @volatile private var lost: RuntimeException = null
@@ -117,15 +118,36 @@ private[sparkdrill] object Lease {
       status match {
         case None => if (!create(fs, path, me)) throw held(fs, path)
         case Some(s) =>
-          val holder = readOwner(fs, path)
+          val holder = readOwner(fs, path).orElse(ownerWithinGrace(fs, path, s.getModificationTime))
           val age = System.currentTimeMillis() - s.getModificationTime
-          if (!isStale(holder, age)) throw held(fs, path)
+          // Still unreadable after the grace: a writer killed before its few bytes were down.
+          if (holder.nonEmpty && !isStale(holder, age)) throw held(fs, path)
           fs.delete(path, false)
           if (!create(fs, path, me))
             throw DrillErrors.streamLeaseTakenOverFirst(path.toString, describeHolder(fs, path))
       }
     }
     new Lease(fs, path, me)
+  }
+
+  /** How long an unreadable lease (empty, or cut in the middle of its few bytes) may be a writer still
+    * writing: `create` then one small write takes microseconds, so one still unreadable this long after its
+    * modification time was left by a writer that died (a `kill -9` between create and write).
+    */
+  val UnreadableGraceMillis = 2000L
+  private val GracePollMillis = 100L
+
+  /** The owner of an unreadable lease once it becomes readable within the grace; None when it stays
+    * unreadable (or goes away) until the grace ends.
+    */
+  private def ownerWithinGrace(fs: FileSystem, path: Path, modifiedAt: Long): Option[LeaseOwner] = {
+    var owner = Option.empty[LeaseOwner]
+    val deadline = math.min(modifiedAt, System.currentTimeMillis()) + UnreadableGraceMillis
+    while (owner.isEmpty && System.currentTimeMillis() < deadline) {
+      Thread.sleep(GracePollMillis)
+      owner = readOwner(fs, path)
+    }
+    owner
   }
 
   /** Stale: not renewed for StaleAfterMillis, or held by a process of this host that has ended. */
@@ -185,7 +207,12 @@ private[sparkdrill] object Lease {
         process <- Option(p.getProperty("process"))
         id <- Option(p.getProperty("id"))
       } yield LeaseOwner(process, id)
-    } catch { case _: FileNotFoundException => None }
+    } catch {
+      case _: FileNotFoundException => None
+      // Hadoop's local file system checks a checksum file written beside the lease: a write cut short leaves
+      // them apart, which is an unreadable owner, as a short file is.
+      case _: ChecksumException | _: EOFException => None
+    }
 
   private def create(fs: FileSystem, path: Path, owner: LeaseOwner): Boolean =
     try {

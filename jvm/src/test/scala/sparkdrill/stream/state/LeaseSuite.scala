@@ -67,6 +67,43 @@ class LeaseSuite extends AnyFunSuite with TestFiles {
     finally s.close()
   }
 
+  // A writer killed between creating the lease and writing its owner (or in the middle of the few bytes)
+  // leaves a lease nobody can read. Without a grace for that, a restart right after the kill -9 failed as
+  // "held by an unknown owner" (test_kill_9_at_random_moments, seed 1747338060).
+  Seq("empty" -> Array.emptyByteArray, "cut mid-write" -> "#spark-drill stream state lease\npro".getBytes)
+    .foreach { case (what, content) =>
+      test(s"a lease left $what by a killed writer is taken over after a short grace, not held") {
+        fs.mkdirs(stateDir)
+        val out = fs.create(leasePath, false)
+        out.write(content)
+        out.close()
+        val started = System.nanoTime()
+        val s = open(stateDir)
+        try {
+          assert(Lease.readOwner(fs, leasePath).map(_.id).contains(s.heldLease.owner.id))
+          val waitedMillis = (System.nanoTime() - started) / 1000000
+          assert(waitedMillis < Lease.UnreadableGraceMillis + 3000, s"waited $waitedMillis ms")
+        } finally s.close()
+      }
+    }
+
+  test("an unreadable lease that becomes readable within the grace is its writer's: it is held") {
+    fs.mkdirs(stateDir)
+    fs.create(leasePath, false).close()
+    // The owner's bytes arrive while the second query waits out the grace.
+    val writer = new Thread(() => {
+      Thread.sleep(300)
+      val out = fs.create(leasePath, true)
+      out.write(LeaseOwner("4242@some-other-host", "their-id").bytes)
+      out.close()
+    })
+    writer.start()
+    try {
+      val e = intercept[IllegalStateException](open(stateDir))
+      assert(e.getMessage.contains("held by 4242@some-other-host (lease id their-id)"))
+    } finally writer.join()
+  }
+
   test("a lease of a live process of this host is not taken over") {
     val child = new ProcessBuilder("sleep", "30").start()
     try {
