@@ -41,6 +41,10 @@ object Versions {
   def scala212Compat: Seq[sbt.ModuleID] =
     if (scalaBinary == "2.12") Seq("org.scala-lang.modules" %% "scala-collection-compat" % "2.7.0") else Nil
 
+  // Compiled against, never shipped: at run time the classes come from the AWS SDK v2 bundle beside hadoop-aws
+  // (dev/s3-jars: 2.35.4), whose SQS calls this code uses are the same since 2.0.
+  val awsSdk = "2.57.8"
+
   val scalatest = "3.2.19"
   // Property-based tests (jvm/src/test/scala/sparkdrill/fuzz): ScalaCheck, and ScalaTest's bridge to it,
   // versioned as ScalaTest plus a fourth number and built against ScalaCheck 1.18.

@@ -74,6 +74,13 @@ def test_scopes_are_the_three_kinds() -> None:
         "includeColumns",
         "schemaEvolutionMode",
         "listChangedDirectoriesOnly",
+        "fileEvents",
+        "queueUrl",
+        "queueRegion",
+        "queueEndpoint",
+        "queueVisibilityTimeout",
+        "backfillInterval",
+        "allowOverwrites",
     }
 
 

@@ -21,6 +21,7 @@ MemoryMode = Literal["offHeap", "onHeap"]
 SchemaEvolutionMode = Literal[
     "addNewColumns", "rescue", "none", "failOnNewColumns", "addNewColumnsWithTypeWidening"
 ]
+FileEvents = Literal["off", "sqs"]
 # A naive datetime is a wall-clock time in the session time zone; text as `2024-01-31T12:00:00`.
 Timestamp = str | dt.datetime
 # A DDL string (`"id INT NOT NULL DEFAULT -1, day DATE"`), {column: type} or a StructType.
@@ -129,3 +130,11 @@ class StreamKeywords(SharedKeywords, total=False):
     include_columns: ColumnList | None
     schema_evolution_mode: SchemaEvolutionMode | None
     list_changed_directories_only: bool | None
+    # object stores (SPEC 11.1)
+    file_events: FileEvents | None
+    queue_url: str | None
+    queue_region: str | None
+    queue_endpoint: str | None
+    queue_visibility_timeout: Duration | None
+    backfill_interval: Duration | None
+    allow_overwrites: bool | None

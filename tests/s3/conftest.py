@@ -226,3 +226,60 @@ def tree(s3: Any, tmp_path: Path) -> Iterator[Tree]:
         for obj in page.get("Contents", []):
             s3.delete_object(Bucket=bucket, Key=obj["Key"])
     s3.delete_bucket(Bucket=bucket)
+
+
+@pytest.fixture(scope="session")
+def sqs(moto_endpoint: str) -> Any:
+    """A boto3 SQS client of the moto server."""
+    import boto3
+
+    return boto3.client(
+        "sqs",
+        endpoint_url=moto_endpoint,
+        region_name=REGION,
+        aws_access_key_id=ACCESS_KEY,
+        aws_secret_access_key=SECRET_KEY,
+    )
+
+
+@dataclass
+class Events:
+    """A bucket's object-created notifications sent to a queue of its own (as docs/object-stores.md sets
+    them up), and that queue."""
+
+    tree: Tree
+    sqs: Any
+    queue_url: str
+    queue_arn: str
+
+    def notify(self, on: bool = True) -> None:
+        """Turns the bucket's notifications to the queue on (S3 then sends its test event) or off."""
+        config: dict[str, Any] = {}
+        if on:
+            config = {"QueueConfigurations": [{"QueueArn": self.queue_arn, "Events": ["s3:ObjectCreated:*"]}]}
+        self.tree.s3.put_bucket_notification_configuration(
+            Bucket=self.tree.bucket, NotificationConfiguration=config
+        )
+
+    def send(self, body: str) -> None:
+        self.sqs.send_message(QueueUrl=self.queue_url, MessageBody=body)
+
+    def counts(self) -> tuple[int, int]:
+        """Messages waiting, and received but neither deleted nor visible again yet."""
+        attributes = self.sqs.get_queue_attributes(
+            QueueUrl=self.queue_url,
+            AttributeNames=["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"],
+        )["Attributes"]
+        return int(attributes["ApproximateNumberOfMessages"]), int(attributes["ApproximateNumberOfMessagesNotVisible"])
+
+
+@pytest.fixture
+def events(tree: Tree, sqs: Any) -> Iterator[Events]:
+    """A queue of its own for the test's bucket, its notifications on."""
+    name = f"events-{uuid.uuid4().hex[:12]}"
+    url = sqs.create_queue(QueueName=name)["QueueUrl"]
+    arn = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    found = Events(tree, sqs, url, arn)
+    found.notify()
+    yield found
+    sqs.delete_queue(QueueUrl=url)

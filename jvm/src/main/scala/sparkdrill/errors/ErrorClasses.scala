@@ -148,6 +148,11 @@ object ErrorClasses {
   val StreamSchemaVersionUnreadable: String =
     condition("SPARK_DRILL_STREAM_SCHEMA_VERSION_UNREADABLE", "file")
 
+  /** A stream's file events that cannot be set up (SPEC 11.1): a missing or malformed `queueUrl`, queue
+    * options without `fileEvents`, an input not on S3, no SQS client on the classpath.
+    */
+  val StreamFileEvents: String = condition("SPARK_DRILL_STREAM_FILE_EVENTS", "options", "reason")
+
   /** Every class, in the order above. */
   val all: Seq[ErrorCondition] = declared.result()
 

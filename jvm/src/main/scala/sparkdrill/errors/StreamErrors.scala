@@ -86,6 +86,51 @@ trait StreamErrors {
         "stream keeps its schema versions (for example under the checkpoint: <checkpoint>/_schemas)"
     )
 
+  private def fileEvents(options: Seq[String], reason: String): DrillException =
+    new DrillException(
+      ErrorClasses.StreamFileEvents,
+      s"${options.map(o => s"'$o'").mkString(", ")}: $reason (docs/object-stores.md)",
+      Map("options" -> options.mkString(", "), "reason" -> reason)
+    )
+
+  def fileEventsNeedQueueUrl(): DrillException =
+    fileEvents(Seq("fileEvents", "queueUrl"), "fileEvents=sqs reads the queue named by option 'queueUrl', which is not set")
+
+  def optionNeedsFileEvents(names: Seq[String]): DrillException =
+    fileEvents(names, "these options are for file events: set fileEvents=sqs too, or leave them out")
+
+  def badQueueUrl(url: String, why: String): DrillException =
+    fileEvents(Seq("queueUrl"), s"'$url' is not a queue URL ($why), e.g. https://sqs.us-east-1.amazonaws.com/123456789012/events")
+
+  def fileEventsNeedObjectStore(path: String): DrillException =
+    fileEvents(
+      Seq("fileEvents"),
+      s"fileEvents=sqs reads S3 bucket notifications, so the input must be on S3 (s3a:// or s3://), not $path"
+    )
+
+  def sqsClientMissing(missing: String): DrillException =
+    fileEvents(
+      Seq("fileEvents"),
+      s"the AWS SDK's SQS client is not on the classpath ($missing): add the SDK bundle S3A uses " +
+        "(software.amazon.awssdk:bundle, beside hadoop-aws), or software.amazon.awssdk:sqs and apache-client"
+    )
+
+  def badQueueVisibilityTimeout(millis: Long): OptionException =
+    new OptionException(
+      ErrorClasses.BadOptionValue,
+      s"option 'queueVisibilityTimeout' must be from 1s to 12h (SQS's bounds), got ${millis} ms",
+      "queueVisibilityTimeout",
+      Some(s"${millis}ms")
+    )
+
+  def badBackfillInterval(millis: Long): OptionException =
+    new OptionException(
+      ErrorClasses.BadOptionValue,
+      s"option 'backfillInterval' must be a positive duration (1d, 6h), got ${millis} ms",
+      "backfillInterval",
+      Some(s"${millis}ms")
+    )
+
   def streamOnePath(paths: Seq[String]): DrillException =
     new DrillException(
       ErrorClasses.StreamOnePath,

@@ -146,14 +146,65 @@ private[sparkdrill] object FileLister {
     Distinct.by(found.toSeq)(_.path).sortBy(_.path).toIndexedSeq
   }
 
+  /** Of files named one by one (a stream's file events), those a listing of `paths` would give, as it would
+    * give them: under a path (or matching a glob, or under a directory it matches), no hidden name on the way
+    * down, the name filter, the time bounds and a format. Nothing is listed.
+    */
+  def select(
+      paths: Seq[String],
+      files: Seq[FileStatus],
+      conf: Configuration,
+      options: ReaderOptions,
+      zone: ZoneId
+  ): IndexedSeq[ScanFile] = {
+    val nameFilter = options.get(ScanOptions.PathGlobFilter).map(new GlobFilter(_))
+    val modifiedBefore = options.get(ScanOptions.ModifiedBefore).map(timeOption("modifiedBefore", _, zone))
+    val modifiedAfter = options.get(ScanOptions.ModifiedAfter).map(timeOption("modifiedAfter", _, zone))
+    val roots = paths.map { raw =>
+      val path = new Path(raw)
+      val qualified = path.getFileSystem(conf).makeQualified(path)
+      if (isGlob(raw)) (globRoot(qualified), Some(new org.apache.hadoop.fs.GlobPattern(qualified.toString)))
+      else (qualified, None)
+    }
+    val found = files.filter(_.isFile).flatMap { status =>
+      val file = status.getPath
+      val name = file.getName
+      val time = status.getModificationTime
+      roots.iterator
+        .flatMap { case (root, glob) =>
+          val rootText = root.toString.stripSuffix("/") + "/"
+          val text = file.toString
+          // Under the root; below a glob, the file or one of its directories must match it.
+          val matched = text.startsWith(rootText) && glob.forall { g =>
+            Iterator.iterate(file)(_.getParent).takeWhile(p => p != null && p.toString.length >= rootText.length - 1)
+              .exists(p => g.matches(p.toString))
+          }
+          if (!matched) None
+          else {
+            val dirs = relativeDirs(root, file.getParent)
+            val wanted = !hidden(name) && !dirs.exists(hidden) && nameFilter.forall(_.accept(file)) &&
+              modifiedBefore.forall(time < _) && modifiedAfter.forall(time > _)
+            if (!wanted) None
+            else FormatRegistry.forFile(name, options).map(p => ScanFile(text, status.getLen, time, dirs, p.name))
+          }
+        }
+        .take(1)
+        .toSeq
+    }
+    Distinct.by(found)(_.path).sortBy(_.path).toIndexedSeq
+  }
+
   /** The directory `raw`'s files are listed from, qualified: `dirN` count from it (a glob's deepest directory
-    * without glob characters; a file's parent; a directory, or a path not there yet, itself).
+    * without glob characters; a file's parent; a directory (or a path ending in `/`), or a path not there
+    * yet, itself).
     */
   def rootOf(raw: String, conf: Configuration): Path = {
     val path = new Path(raw)
     val fs = path.getFileSystem(conf)
     val qualified = fs.makeQualified(path)
     if (isGlob(raw)) globRoot(qualified)
+    // A trailing slash says a directory: no request to ask (on S3 a directory's status costs a LIST).
+    else if (raw.endsWith("/")) qualified
     else if (scala.util.Try(fs.getFileStatus(qualified).isFile).getOrElse(false)) qualified.getParent
     else qualified
   }

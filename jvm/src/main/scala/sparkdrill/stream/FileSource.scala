@@ -4,8 +4,9 @@ import org.apache.hadoop.fs.Path
 
 import sparkdrill.scan.{DirectoryMemo, ScanFile, ScanOptions, TableScan}
 
-/** Where a stream's new files come from: today a listing of the input on every trigger; file events from a
-  * queue are another implementation of the same calls (SPEC 11.1).
+/** Where a stream's new files come from: a listing of the input on every trigger ([[ListingSource]]), or file
+  * events from a queue ([[sparkdrill.stream.events.EventSource]], SPEC 11.1). The engine tells it what became
+  * of what it offered (logged, passed over, committed), so an event source knows when a message is done.
   */
 private[sparkdrill] trait FileSource {
 
@@ -21,6 +22,21 @@ private[sparkdrill] trait FileSource {
   /** Files and milliseconds of the last call, for the progress metrics. */
   def lastCount: Int
   def lastMillis: Long
+
+  /** A micro-batch took these files (logged as `batch`). */
+  def logged(batch: Long, files: Seq[ScanFile]): Unit = ()
+
+  /** Offered files the file log already held (read before, changed or not): done once `lastLogged` commits. */
+  def passedOver(files: Seq[ScanFile], lastLogged: Long, lastCommitted: Long): Unit = ()
+
+  /** Spark committed `batch` and every batch before it. */
+  def committed(batch: Long): Unit = ()
+
+  /** The source's own progress metrics (SPEC 11.1): a listing receives no events. */
+  def metrics: Map[String, String] =
+    Map("numEventsReceived" -> "0", "numEventsIgnored" -> "0", "numFilesFoundByBackfill" -> "0")
+
+  def close(): Unit = ()
 }
 
 /** The input listed through Hadoop's FileSystem on each call, minus the stream's own directories; with

@@ -9,6 +9,7 @@ import org.apache.spark.sql.types.StructType
 import org.slf4j.LoggerFactory
 
 import sparkdrill.scan.{Discovered, FormatRegistry, QueryPlan, ScanFile}
+import sparkdrill.stream.events.EventSources
 import sparkdrill.stream.schema._
 import sparkdrill.stream.state.{StreamState, TrackedFile}
 
@@ -34,17 +35,12 @@ private[sparkdrill] final class StreamEngine(
   private val minFileAge = definition.settings.minFileAgeMillis
   private val includeExisting = definition.settings.includeExistingFiles
   private val mode = definition.settings.evolutionMode
+  private val overwrites = definition.settings.allowOverwrites
   private lazy val evolution = definition.evolution
 
   private val relative = new sparkdrill.stream.state.StreamPaths.Relative(root)
   private val checkpointPath = new Path(checkpoint)
 
-  // The query's checkpoint (two levels above the source's) and the schema versions are never input.
-  private val source: FileSource = new ListingSource(
-    definition,
-    Option(checkpointPath.getParent).flatMap(p => Option(p.getParent)).toSeq ++ location.map(new Path(_)),
-    session
-  )
 
   // A DataFrame built on an older version than schemaLocation holds would read new files under the old
   // schema: refused before the query takes the lease or reads anything.
@@ -55,6 +51,24 @@ private[sparkdrill] final class StreamEngine(
     }
 
   private val state = StreamState.open(StreamState.dirFor(checkpointPath), root, includeExisting, conf)
+
+  // The query's checkpoint (two levels above the source's) and the schema versions are never input.
+  private val source: FileSource = {
+    val own =
+      Option(checkpointPath.getParent).flatMap(p => Option(p.getParent)).toSeq ++ location.map(new Path(_))
+    val listing = new ListingSource(definition, own, session)
+    definition.settings.fileEvents match {
+      case None => listing
+      case Some(queue) =>
+        try
+          EventSources.open(definition, queue, own, session, listing, state.stateDir, p => state.contains(relative(p)))
+        catch {
+          case e: Throwable =>
+            state.close()
+            throw e
+        }
+    }
+  }
 
   // The files of the batches this run logged, and what admission found in them, so that planning
   // discovers nothing again (replayed batches, after a restart, are rebuilt from the log and discovered
@@ -84,6 +98,7 @@ private[sparkdrill] final class StreamEngine(
 
   /** The batch after `start` when files are waiting (logged before this returns), else `start`. */
   def latestBatch(start: Long, filesLimit: Int, bytesLimit: Long): Long = {
+    committedBySpark()
     val next = start + 1
     // Logged before a crash but never in Spark's offset log: that batch is the next one, as logged.
     if (state.lastBatchId >= next) return next
@@ -91,12 +106,15 @@ private[sparkdrill] final class StreamEngine(
     val offered = source.offered()
     val found = Admission(
       offered,
-      f => state.seen(relative(f.path), f.length, f.modificationTime),
+      f =>
+        if (overwrites) state.compare(relative(f.path), f.length, f.modificationTime)
+        else state.seen(relative(f.path), f.length, f.modificationTime),
       f => availableNow.forall(_(relative(f.path))),
       now,
       minFileAge,
       filesLimit,
-      bytesLimit
+      bytesLimit,
+      overwrites
     )
     metricsNow.listed = source.lastCount
     metricsNow.listingMillis = source.lastMillis
@@ -117,14 +135,21 @@ private[sparkdrill] final class StreamEngine(
       case Some(i) => (found.taken.take(i), found.taken.drop(i) ++ found.left)
       case None => (found.taken, found.left)
     }
-    source.notTaken(rest ++ found.heldBack ++ found.outsideRun)
+    val waiting = rest ++ found.heldBack ++ found.outsideRun
+    source.notTaken(waiting)
     metricsNow.heldBack = found.heldBack.size
     metricsNow.outstanding(rest)
+    // What the log held already (read before, changed or not) is done with, for a source that must know.
+    val kept = (waiting ++ taken).map(_.path).toSet
+    source.passedOver(offered.filterNot(f => kept(f.path)), state.lastBatchId, state.lastCommittedBatchId)
     if (taken.isEmpty) start
     else {
       state.logBatch(next, taken.map(f => tracked(f, next, now)))
       logged(next) = taken.toIndexedSeq
       schemas.foreach(d => discovered(next) = keep(d, taken.map(_.path).toSet))
+      val takenPaths = taken.map(_.path).toSet
+      metricsNow.readAgain += found.readAgain.count(f => takenPaths(f.path))
+      source.logged(next, taken)
       next
     }
   }
@@ -205,13 +230,29 @@ private[sparkdrill] final class StreamEngine(
     if (!mode.watches || definition.definedByUser || definition.version.columnsArray) None
     else Some(PastSampleColumns(location.get, definition.version, options))
 
+  // Spark tells a source that a micro-batch committed only when it builds the next one with new data, so an
+  // idle stream would keep its last batch's queue messages (and files to clean) forever; Spark's own commit
+  // log says it at once. Once the last logged batch is there, it and every batch before are committed.
+  private val sparkCommits = Option(checkpointPath.getParent).flatMap(p => Option(p.getParent)).map(new Path(_, "commits"))
+
+  private def committedBySpark(): Unit = {
+    val last = state.lastBatchId
+    if (last > state.lastCommittedBatchId) sparkCommits.foreach { dir =>
+      val marker = new Path(dir, last.toString)
+      if (marker.getFileSystem(conf).exists(marker)) commit(last)
+    }
+  }
+
   def commit(batch: Long): Unit = {
     state.commit(batch)
+    source.committed(batch)
     logged.keys.filter(_ <= batch).toList.foreach(logged.remove)
     discovered.keys.filter(_ <= batch).toList.foreach(discovered.remove)
   }
 
-  def stop(): Unit = state.close()
+  def stop(): Unit =
+    try source.close()
+    finally state.close()
 
   /** `StreamingQueryProgress.sources[].metrics` after the micro-batch `consumed` (-1: none yet). */
   def metrics(consumed: Long): Map[String, String] = {
@@ -222,7 +263,7 @@ private[sparkdrill] final class StreamEngine(
         plan.files.size.toLong
       case _ => 0L
     }
-    metricsNow.asMap ++ Map(
+    metricsNow.asMap ++ source.metrics ++ Map(
       "numFilesTracked" -> state.numFilesTracked.toString,
       "stateBytes" -> state.stateBytes.toString,
       "schemaVersion" -> (if (definition.definedByUser) "defined" else definition.version.version.toString),
@@ -277,6 +318,7 @@ private[sparkdrill] object StreamEngine {
     var heldBack = 0
     var changedAfterRead = 0L
     var newColumnsIgnored = 0L
+    var readAgain = 0L
     var outstandingFiles = 0L
     var outstandingBytes = 0L
 
@@ -293,7 +335,8 @@ private[sparkdrill] object StreamEngine {
       "discoveryTimeMs" -> discoveryMillis.toString,
       "numFilesHeldBack" -> heldBack.toString,
       "numFilesChangedAfterRead" -> changedAfterRead.toString,
-      "numNewColumnsIgnored" -> newColumnsIgnored.toString
+      "numNewColumnsIgnored" -> newColumnsIgnored.toString,
+      "numFilesReadAgain" -> readAgain.toString
     )
   }
 }

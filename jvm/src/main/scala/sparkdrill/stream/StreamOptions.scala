@@ -91,6 +91,45 @@ private[sparkdrill] object StreamOptions {
     "a trigger lists again only directories whose modification time changed (local file systems, HDFS; not a FUSE mount of an object store)"
   )
 
+  val FileEvents: OptionSpec[String] = OptionSpec(
+    "fileEvents",
+    new Choice[String](Seq("off" -> "off", "sqs" -> "sqs")),
+    "off",
+    "sqs: after one listing at the first start, new files come from S3 event notifications read from queueUrl (docs/object-stores.md)"
+  )
+  val QueueUrl: OptionSpec[String] = OptionSpec.optional(
+    "queueUrl",
+    Text,
+    "the SQS queue S3 sends the input bucket's object-created events to (with fileEvents=sqs)"
+  )
+  val QueueRegion: OptionSpec[String] = OptionSpec.optional(
+    "queueRegion",
+    Text,
+    "the queue's region, if neither its URL nor fs.s3a.endpoint.region says it"
+  )
+  val QueueEndpoint: OptionSpec[String] = OptionSpec.optional(
+    "queueEndpoint",
+    Text,
+    "the endpoint SQS is reached at, if not the queue URL's own host (a VPC endpoint)"
+  )
+  val QueueVisibilityTimeout: OptionSpec[Long] = OptionSpec(
+    "queueVisibilityTimeout",
+    Duration,
+    300000L,
+    "how long a received event stays hidden from other receivers while its file waits (renewed at half); after a crash, its file is read once this has passed"
+  )
+  val BackfillInterval: OptionSpec[Long] = OptionSpec.optional(
+    "backfillInterval",
+    Duration,
+    "with fileEvents: list the whole input this often and read what no event announced (1d, 6h); default never"
+  )
+  val AllowOverwrites: OptionSpec[Boolean] = OptionSpec(
+    "allowOverwrites",
+    Bool,
+    false,
+    "a file whose length or modification time changed after it was read is read again, as a new version"
+  )
+
   val all: Seq[OptionSpec[_]] = Seq(
     SchemaLocation,
     IncludeExistingFiles,
@@ -99,7 +138,14 @@ private[sparkdrill] object StreamOptions {
     MaxBytesPerTrigger,
     IncludeColumns,
     SchemaEvolutionMode,
-    ListChangedDirectoriesOnly
+    ListChangedDirectoriesOnly,
+    FileEvents,
+    QueueUrl,
+    QueueRegion,
+    QueueEndpoint,
+    QueueVisibilityTimeout,
+    BackfillInterval,
+    AllowOverwrites
   )
 
   private lazy val streamOnly: Set[String] = all.map(_.key).toSet
@@ -136,7 +182,18 @@ private[sparkdrill] final case class StreamSettings(
     maxBytesPerTrigger: Long,
     includeColumns: Seq[String],
     evolutionMode: EvolutionMode,
-    listChangedDirectoriesOnly: Boolean
+    listChangedDirectoriesOnly: Boolean,
+    fileEvents: Option[QueueSettings],
+    backfillIntervalMillis: Option[Long],
+    allowOverwrites: Boolean
+)
+
+/** Where a stream's file events come from (`fileEvents=sqs`). */
+private[sparkdrill] final case class QueueSettings(
+    url: String,
+    region: Option[String],
+    endpoint: Option[String],
+    visibilitySeconds: Int
 )
 
 private[sparkdrill] object StreamSettings {
@@ -152,9 +209,25 @@ private[sparkdrill] object StreamSettings {
       maxBytesPerTrigger = options(MaxBytesPerTrigger),
       includeColumns = options.get(IncludeColumns).toSeq.flatMap(_.split(',')).map(_.trim).filter(_.nonEmpty),
       evolutionMode = EvolutionMode.of(options, definedByUser),
-      listChangedDirectoriesOnly = options(ListChangedDirectoriesOnly)
+      listChangedDirectoriesOnly = options(ListChangedDirectoriesOnly),
+      fileEvents = options(FileEvents) match {
+        case "off" =>
+          val needEvents =
+            Seq(QueueUrl, QueueRegion, QueueEndpoint, QueueVisibilityTimeout, BackfillInterval).filter(options.isSet)
+          if (needEvents.nonEmpty) throw DrillErrors.optionNeedsFileEvents(needEvents.map(_.name))
+          None
+        case _ =>
+          val url = options.get(QueueUrl).getOrElse(throw DrillErrors.fileEventsNeedQueueUrl())
+          val visibility = options(QueueVisibilityTimeout)
+          if (visibility < 1000L || visibility > 12L * 3600 * 1000)
+            throw DrillErrors.badQueueVisibilityTimeout(visibility)
+          Some(QueueSettings(url, options.get(QueueRegion), options.get(QueueEndpoint), (visibility / 1000).toInt))
+      },
+      backfillIntervalMillis = options.get(BackfillInterval),
+      allowOverwrites = options(AllowOverwrites)
     )
     if (settings.maxFilesPerTrigger < 1) throw DrillErrors.badMaxFilesPerTrigger(settings.maxFilesPerTrigger)
+    settings.backfillIntervalMillis.filter(_ <= 0).foreach(ms => throw DrillErrors.badBackfillInterval(ms))
     settings
   }
 }

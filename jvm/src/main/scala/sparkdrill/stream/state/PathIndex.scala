@@ -37,13 +37,21 @@ private[sparkdrill] final class PathIndex(initialCapacity: Int = 16) {
   def contains(path: String): Boolean = { hash(path); containsHash(scratch(0), scratch(1)) }
 
   /** Replaces a present path's stamp: Absent, Same (the stamp was already this) or Changed. */
-  def restamp(path: String, stamp: Long): Int = {
+  def restamp(path: String, stamp: Long): Int = compare(path, stamp, replace = true)
+
+  /** Absent, Same or Changed, as [[restamp]], leaving the stamp as it is. */
+  def compare(path: String, stamp: Long): Int = compare(path, stamp, replace = false)
+
+  private def compare(path: String, stamp: Long, replace: Boolean): Int = {
     hash(path)
     val h2 = if (scratch(0) == 0L && scratch(1) == 0L) 1L else scratch(1)
     val slot = find(scratch(0), h2)
     if (slot < 0) PathIndex.Absent
     else if (slots(3 * slot + 2) == stamp) PathIndex.Same
-    else { slots(3 * slot + 2) = stamp; PathIndex.Changed }
+    else {
+      if (replace) slots(3 * slot + 2) = stamp
+      PathIndex.Changed
+    }
   }
 
   /** Adds or updates by hash: the index's one write, public to the package so tests can force collisions. */

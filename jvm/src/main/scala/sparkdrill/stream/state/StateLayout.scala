@@ -17,6 +17,7 @@ import org.apache.hadoop.fs.{FileSystem, Path}
   * tiers/<level>-<first>-<last>   committed batches first..last merged (level k covers Compaction.Fanout^k
   *                                ids, aligned: first is a multiple of the width)
   * commits/<id>                   empty marker: batches up to id are committed (only the newest is kept)
+  * events-listed-at               with file events: when the input was last listed whole (first start, backfill)
   * .<name>.<uuid>.tmp             a file being written; renamed to <name> once complete
   * }}}
   *
@@ -31,6 +32,7 @@ private[sparkdrill] final class StateLayout(val dir: Path) {
   val batches = new Path(dir, "batches")
   val tiers = new Path(dir, "tiers")
   val commits = new Path(dir, "commits")
+  val eventsListedAt = new Path(dir, "events-listed-at")
 
   def batchFile(id: Long): Path = new Path(batches, id.toString)
   def tierFile(level: Int, first: Long, last: Long): Path = new Path(tiers, s"$level-$first-$last")

@@ -43,6 +43,12 @@ private[sparkdrill] final class StreamState private (
   def seen(path: String, length: Long, modificationTime: Long): Int =
     index.restamp(path, PathIndex.stamp(length, modificationTime))
 
+  /** As [[seen]], without remembering a change: a file changed after it was read stays `Changed` until a
+    * batch logs it again (`allowOverwrites` reads it again, maybe a few triggers later).
+    */
+  def compare(path: String, length: Long, modificationTime: Long): Int =
+    index.compare(path, PathIndex.stamp(length, modificationTime))
+
   /** Writes batch `batchId`'s file list durably (must be lastBatchId + 1; a second writer of the same id
     * fails), then adds its files to the in-memory index.
     */
