@@ -188,6 +188,19 @@ private[sparkdrill] final case class StreamSettings(
     allowOverwrites: Boolean
 )
 
+private[sparkdrill] object QueueSettings {
+
+  /** A queue URL's parts, checked when the stream is defined: a scheme, a host and the queue's path. */
+  def uri(url: String): java.net.URI = {
+    val parsed =
+      try new java.net.URI(url)
+      catch { case e: java.net.URISyntaxException => throw DrillErrors.badQueueUrl(url, e.getReason) }
+    if (parsed.getScheme == null || parsed.getHost == null || parsed.getPath == null || parsed.getPath.length < 2)
+      throw DrillErrors.badQueueUrl(url, "it needs a scheme, a host and the queue's path")
+    parsed
+  }
+}
+
 /** Where a stream's file events come from (`fileEvents=sqs`). */
 private[sparkdrill] final case class QueueSettings(
     url: String,
@@ -218,6 +231,7 @@ private[sparkdrill] object StreamSettings {
           None
         case _ =>
           val url = options.get(QueueUrl).getOrElse(throw DrillErrors.fileEventsNeedQueueUrl())
+          QueueSettings.uri(url)
           val visibility = options(QueueVisibilityTimeout)
           if (visibility < 1000L || visibility > 12L * 3600 * 1000)
             throw DrillErrors.badQueueVisibilityTimeout(visibility)

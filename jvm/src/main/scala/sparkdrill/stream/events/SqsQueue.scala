@@ -1,7 +1,5 @@
 package sparkdrill.stream.events
 
-import sparkdrill.errors.DrillErrors
-
 import java.net.URI
 
 import scala.annotation.nowarn
@@ -19,6 +17,8 @@ import software.amazon.awssdk.http.apache.ApacheHttpClient
 import software.amazon.awssdk.regions.Region
 import software.amazon.awssdk.services.sqs.SqsClient
 import software.amazon.awssdk.services.sqs.model._
+
+import sparkdrill.stream.QueueSettings
 
 /** An SQS queue through the AWS SDK v2 (the bundle S3A already needs). Batch calls take at most ten
   * entries, so deletes and visibility changes go ten at a time; an entry the queue refuses (a handle that
@@ -102,11 +102,7 @@ private[sparkdrill] object SqsQueue {
       region: Option[String],
       endpoint: Option[String]
   ): SqsQueue = {
-    val url =
-      try new URI(queueUrl)
-      catch { case e: java.net.URISyntaxException => throw DrillErrors.badQueueUrl(queueUrl, e.getMessage) }
-    if (url.getScheme == null || url.getHost == null || url.getPath == null || url.getPath.length < 2)
-      throw DrillErrors.badQueueUrl(queueUrl, "it needs a scheme, a host and the queue's path")
+    val url = QueueSettings.uri(queueUrl)
     def s3a(key: String): Option[String] =
       Option(conf.getTrimmed(s"fs.s3a.bucket.$bucket.$key"))
         .orElse(Option(conf.getTrimmed(s"fs.s3a.$key")))
