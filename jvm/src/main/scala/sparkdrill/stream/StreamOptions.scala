@@ -91,6 +91,25 @@ private[sparkdrill] object StreamOptions {
     "a trigger lists again only directories whose modification time changed (local file systems, HDFS; not a FUSE mount of an object store)"
   )
 
+  // SPEC 11.1, "cleanSource": what becomes of a file once its micro-batch committed (CleanSource).
+  val CleanSource: OptionSpec[CleanMode] = OptionSpec(
+    "cleanSource",
+    new Choice[CleanMode](CleanMode.all.map(m => m.name -> m)),
+    CleanMode.Off,
+    "off, archive (move under cleanSourceArchiveDir) or delete a file cleanSourceRetention after its micro-batch committed"
+  )
+  val CleanSourceArchiveDir: OptionSpec[String] = OptionSpec.optional(
+    "cleanSourceArchiveDir",
+    Text,
+    "where cleanSource=archive moves read files, keeping their path under the input (any Hadoop file system; not under the input)"
+  )
+  val CleanSourceRetention: OptionSpec[Long] = OptionSpec(
+    "cleanSourceRetention",
+    Duration,
+    30L * 86400000L,
+    "how long after its micro-batch committed a file is archived or deleted (7d, 12h)"
+  )
+
   val all: Seq[OptionSpec[_]] = Seq(
     SchemaLocation,
     IncludeExistingFiles,
@@ -99,7 +118,10 @@ private[sparkdrill] object StreamOptions {
     MaxBytesPerTrigger,
     IncludeColumns,
     SchemaEvolutionMode,
-    ListChangedDirectoriesOnly
+    ListChangedDirectoriesOnly,
+    CleanSource,
+    CleanSourceArchiveDir,
+    CleanSourceRetention
   )
 
   private lazy val streamOnly: Set[String] = all.map(_.key).toSet
@@ -136,8 +158,46 @@ private[sparkdrill] final case class StreamSettings(
     maxBytesPerTrigger: Long,
     includeColumns: Seq[String],
     evolutionMode: EvolutionMode,
-    listChangedDirectoriesOnly: Boolean
+    listChangedDirectoriesOnly: Boolean,
+    clean: CleanSettings = CleanSettings.Off
 )
+
+/** `cleanSource` and its two companions, typed: `archiveDir` is set exactly when the mode is `archive`. */
+private[sparkdrill] final case class CleanSettings(
+    mode: CleanMode,
+    archiveDir: Option[String],
+    retentionMillis: Long
+)
+
+private[sparkdrill] object CleanSettings {
+  val Off: CleanSettings = CleanSettings(CleanMode.Off, None, StreamOptions.CleanSourceRetention.default.get)
+
+  def of(options: ReaderOptions): CleanSettings = {
+    val mode = options(StreamOptions.CleanSource)
+    val dir = options.get(StreamOptions.CleanSourceArchiveDir).map(_.trim).filter(_.nonEmpty)
+    if (mode == CleanMode.Archive && dir.isEmpty) throw DrillErrors.streamNeedsArchiveDir()
+    CleanSettings(
+      mode,
+      if (mode == CleanMode.Archive) dir else None,
+      options(StreamOptions.CleanSourceRetention)
+    )
+  }
+}
+
+/** What `cleanSource` does with a file whose micro-batch committed (SPEC 11.1); `name` is also how the state
+  * and `drill-state`'s `archive_mode` spell it.
+  */
+private[sparkdrill] sealed abstract class CleanMode(val name: String) extends Serializable {
+  override def toString: String = name
+}
+
+private[sparkdrill] object CleanMode {
+  case object Off extends CleanMode("off")
+  case object Archive extends CleanMode("archive")
+  case object Delete extends CleanMode("delete")
+
+  val all: Seq[CleanMode] = Seq(Off, Archive, Delete)
+}
 
 private[sparkdrill] object StreamSettings {
   import StreamOptions._
@@ -152,7 +212,8 @@ private[sparkdrill] object StreamSettings {
       maxBytesPerTrigger = options(MaxBytesPerTrigger),
       includeColumns = options.get(IncludeColumns).toSeq.flatMap(_.split(',')).map(_.trim).filter(_.nonEmpty),
       evolutionMode = EvolutionMode.of(options, definedByUser),
-      listChangedDirectoriesOnly = options(ListChangedDirectoriesOnly)
+      listChangedDirectoriesOnly = options(ListChangedDirectoriesOnly),
+      clean = CleanSettings.of(options)
     )
     if (settings.maxFilesPerTrigger < 1) throw DrillErrors.badMaxFilesPerTrigger(settings.maxFilesPerTrigger)
     settings

@@ -74,6 +74,8 @@ class DrillErrorsSuite extends AnyFunSuite {
     streamLeaseLost("/chk/sources/0/lease", None),
     streamNoState("/chk", "drill"),
     streamStateNeedsPath(),
+    streamNeedsArchiveDir(),
+    streamArchiveDirInside("file:/in/archive", "file:/in", "input"),
     schemasOnePath(Seq("/a", "/b")),
     notADrillOffset("{}"),
     schemaVersionUnreadable("/chk/_schemas/1.json", new java.io.IOException("truncated")),
