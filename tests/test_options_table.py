@@ -74,6 +74,9 @@ def test_scopes_are_the_three_kinds() -> None:
         "includeColumns",
         "schemaEvolutionMode",
         "listChangedDirectoriesOnly",
+        "cleanSource",
+        "cleanSourceArchiveDir",
+        "cleanSourceRetention",
     }
 
 

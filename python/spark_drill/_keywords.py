@@ -21,6 +21,7 @@ MemoryMode = Literal["offHeap", "onHeap"]
 SchemaEvolutionMode = Literal[
     "addNewColumns", "rescue", "none", "failOnNewColumns", "addNewColumnsWithTypeWidening"
 ]
+CleanSource = Literal["off", "archive", "delete"]
 # A naive datetime is a wall-clock time in the session time zone; text as `2024-01-31T12:00:00`.
 Timestamp = str | dt.datetime
 # A DDL string (`"id INT NOT NULL DEFAULT -1, day DATE"`), {column: type} or a StructType.
@@ -129,3 +130,6 @@ class StreamKeywords(SharedKeywords, total=False):
     include_columns: ColumnList | None
     schema_evolution_mode: SchemaEvolutionMode | None
     list_changed_directories_only: bool | None
+    clean_source: CleanSource | None
+    clean_source_archive_dir: str | None  # a directory on any Hadoop file system, not under the input
+    clean_source_retention: Duration | None
