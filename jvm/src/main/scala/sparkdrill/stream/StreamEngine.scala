@@ -99,6 +99,11 @@ private[sparkdrill] final class StreamEngine(
 
   /** The batch after `start` when files are waiting (logged before this returns), else `start`. */
   def latestBatch(start: Long, filesLimit: Int, bytesLimit: Long): Long = {
+    // Spark tells a source of a commit only when it plans the next micro-batch with data, so an idle stream's
+    // last batch would never count as committed. But Spark runs micro-batches one at a time and asks for the
+    // next offset only once the batch ending at `start` is in its commit log (after a restart, too: it runs
+    // the batch its commit log lacks first), so `start` is committed here.
+    if (start > state.lastCommittedBatchId && start <= state.lastBatchId) commit(start)
     // Between two micro-batches: the files whose batches committed long enough ago are archived or deleted.
     cleaner.foreach(_.run(System.currentTimeMillis()))
     val next = start + 1
