@@ -296,4 +296,51 @@ class CleanSourceSuite extends AnyFunSuite with TestFiles {
       assert(f("a.csv").discoveredAtMillis.contains(f("a.csv").readAtMillis))
     } finally e.stop()
   }
+
+  test("a trigger cleans at most MaxFilesPerCall files; the next goes on from there") {
+    val n = SourceCleaner.MaxFilesPerCall + 5
+    (0 until n).foreach(i => land(f"d/f$i%05d.csv", "id\n1\n"))
+    val e = engine(definition("cleanSource" -> "delete", "cleanSourceRetention" -> "1s"))
+    try {
+      val b0 = microBatch(e, e.initialBatch())
+      val b1 = microBatch(e, b0) // maxFilesPerTrigger (1000): the last five files
+      assert(b1 == b0 + 1)
+      Thread.sleep(1100)
+      e.latestBatch(b1, 1000, Long.MaxValue)
+      def left = Files.list(in("d")).count()
+      assert(left == 5 && e.metrics(b1)("numFilesDeleted") == SourceCleaner.MaxFilesPerCall.toString)
+      e.latestBatch(b1, 1000, Long.MaxValue)
+      assert(left == 0 && records.size == n)
+    } finally e.stop()
+  }
+
+  test(
+    "an older batch's entry does not clean a newer version of its path, which its own entry cleans later"
+  ) {
+    land("a.csv", "id\n1\n")
+    val inputRoot = "file:" + root.resolve("in")
+    val stateDir = StreamState.dirFor(new HPath(checkpoint))
+    val d = definition("cleanSource" -> "delete", "cleanSourceRetention" -> "1s")
+    val v1 = Files.getLastModifiedTime(in("a.csv")).toMillis
+    // Batch 0 read a.csv, committed an hour ago; then a.csv was written again and batch 1 read it again (as
+    // allowOverwrites would), not committed yet.
+    Files.write(in("a.csv"), "id\n1\n2\n".getBytes(UTF_8))
+    in("a.csv").toFile.setLastModified(v1 + 60000L)
+    val s = StreamState.open(stateDir, inputRoot, true, conf)
+    try {
+      s.logBatch(0, Seq(TrackedFile("a.csv", 5L, v1, 0, v1)))
+      s.commit(0, now = System.currentTimeMillis() - hour)
+      s.logBatch(1, Seq(TrackedFile("a.csv", 7L, v1 + 60000L, 1, v1 + 60000L)))
+    } finally s.close()
+    val e = engine(d)
+    try {
+      assert(e.latestBatch(0, 1000, Long.MaxValue) == 1) // batch 1 comes back, as logged
+      assert(Files.exists(in("a.csv")) && records.isEmpty)
+      e.commit(1)
+      Thread.sleep(1100)
+      e.latestBatch(1, 1000, Long.MaxValue)
+      assert(!Files.exists(in("a.csv")))
+      assert(records.map(r => (r.path, r.batchId, r.length)) == Seq(("a.csv", 1L, 7L)))
+    } finally e.stop()
+  }
 }

@@ -120,4 +120,39 @@ class StateFormatSuite extends AnyFunSuite with TestFiles {
       assert(perFile <= 12.0)
     }
   }
+
+  test("cleaning rounds merge in tiers of ten; the records read back in order with the newest cursor") {
+    withState(open(stateDir)) { s =>
+      val (fs, layout, writer) = s.storage
+      def round(r: Int) = CleanRound(
+        CleanCursor(r.toLong, 1),
+        Some((3L, 7L)),
+        Seq(
+          CleanRecord(
+            s"f$r.csv",
+            r.toLong,
+            5L,
+            6L,
+            CleanLog.Archive,
+            Some(s"file:/archive/f$r.csv"),
+            Some(r * 10L)
+          )
+        )
+      )
+      (0 until 25).foreach(r => CleanLog.writeDone(writer, layout, r.toLong, round(r)))
+      val names = fs.listStatus(layout.cleaned).map(_.getPath.getName).filterNot(_.startsWith(".")).toSet
+      assert(names == Set("1-0-9", "1-10-19") ++ (20 until 25).map(r => s"0-$r-$r"))
+      val all = CleanLog.read(fs, layout)
+      assert(all.records == (0 until 25).flatMap(r => round(r).records))
+      assert(all.cursor == CleanCursor(24, 1) && all.legacy.contains((3L, 7L)))
+      assert(CleanLog.position(fs, layout) == (round(24).copy(records = Nil), 24L))
+      (25 until 100).foreach(r => CleanLog.writeDone(writer, layout, r.toLong, round(r)))
+      assert(
+        fs.listStatus(layout.cleaned).map(_.getPath.getName).filterNot(_.startsWith(".")).toSeq == Seq(
+          "2-0-99"
+        )
+      )
+      assert(CleanLog.read(fs, layout).records.size == 100)
+    }
+  }
 }
