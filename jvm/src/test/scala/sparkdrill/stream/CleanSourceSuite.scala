@@ -343,4 +343,62 @@ class CleanSourceSuite extends AnyFunSuite with TestFiles {
       assert(records.map(r => (r.path, r.batchId, r.length)) == Seq(("a.csv", 1L, 7L)))
     } finally e.stop()
   }
+
+  test("an archive on another file system: copied then deleted; a crash after a partial copy copies again") {
+    // `other:` is the local disk under another scheme: a second file system as Hadoop sees it.
+    conf.set("fs.other.impl", classOf[OtherLocalFileSystem].getName)
+    conf.setBoolean("fs.other.impl.disable.cache", true)
+    try {
+      land("x/a.csv", "id\n1\n")
+      land("x/b.csv", "id\n2\n")
+      val options = Seq(
+        "cleanSource" -> "archive",
+        "cleanSourceArchiveDir" -> s"other://${root.resolve("archive")}",
+        "cleanSourceRetention" -> "1s"
+      )
+      val first = engine(definition(options: _*))
+      val batch =
+        try microBatch(first, first.initialBatch())
+        finally first.stop()
+      Thread.sleep(1100)
+      // The crash: the plan written, a.csv half copied, nothing deleted.
+      val logged = {
+        val s = StreamState.open(
+          StreamState.dirFor(new HPath(checkpoint)),
+          "file:" + root.resolve("in"),
+          true,
+          conf
+        )
+        try s.batch(batch)
+        finally s.close()
+      }
+      val a = logged.find(_.path == "x/a.csv").get
+      val target = s"other:${archived("x/a.csv")}"
+      val plan = CleanRound(
+        CleanCursor(batch, 1),
+        None,
+        Seq(CleanRecord(a.path, a.batchId, a.length, a.modificationTime, "archive", Some(target), None))
+      )
+      CleanLog.writePlan(new StateWriter(stateFs), layout, 0, plan)
+      Files.createDirectories(archived("x"))
+      Files.write(archived("x/a.csv"), "id".getBytes(UTF_8))
+      val next = engine(definition(options: _*))
+      try {
+        assert(!Files.exists(in("x/a.csv")))
+        assert(new String(Files.readAllBytes(archived("x/a.csv")), UTF_8) == "id\n1\n")
+        assert(records.map(_.archivePath) == Seq(Some(target)))
+        // b.csv, in the next round, by a copy too.
+        next.latestBatch(batch, 1000, Long.MaxValue)
+        assert(!Files.exists(in("x/b.csv")) && Files.exists(archived("x/b.csv")))
+        assert(records.map(_.path) == Seq("x/a.csv", "x/b.csv"))
+        assert(records(1).archivePath.contains(s"other:${archived("x/b.csv")}"))
+      } finally next.stop()
+    } finally conf.unset("fs.other.impl")
+  }
+}
+
+/** The local file system under the scheme `other:`, so that a test has two file systems. */
+class OtherLocalFileSystem extends org.apache.hadoop.fs.RawLocalFileSystem {
+  override def getUri: java.net.URI = java.net.URI.create("other:///")
+  override def getScheme: String = "other"
 }
