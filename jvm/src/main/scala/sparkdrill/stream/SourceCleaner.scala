@@ -66,6 +66,8 @@ private[sparkdrill] final class SourceCleaner(
 
   /** One round: the files whose time has come, up to [[MaxFilesPerCall]], from where the last round stopped. */
   def run(now: Long): Unit = {
+    // Another query that took the lease over owns the input's cleaning now: this one moves nothing more.
+    state.checkWritable()
     val planned = Vector.newBuilder[CleanRecord]
     var cursor = position.cursor
     var examined = 0

@@ -145,7 +145,8 @@ private[sparkdrill] final class StreamState private (
     lease.release()
   }
 
-  private def checkWritable(): Unit = {
+  /** Fails when the state is closed or another query took the lease over. */
+  private[sparkdrill] def checkWritable(): Unit = {
     if (closed) throw DrillErrors.internal(s"the stream state $stateDir is closed")
     lease.checkHeld()
   }
