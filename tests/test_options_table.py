@@ -81,6 +81,9 @@ def test_scopes_are_the_three_kinds() -> None:
         "queueVisibilityTimeout",
         "backfillInterval",
         "allowOverwrites",
+        "cleanSource",
+        "cleanSourceArchiveDir",
+        "cleanSourceRetention",
     }
 
 

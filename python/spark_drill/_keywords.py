@@ -22,6 +22,7 @@ SchemaEvolutionMode = Literal[
     "addNewColumns", "rescue", "none", "failOnNewColumns", "addNewColumnsWithTypeWidening"
 ]
 FileEvents = Literal["off", "sqs"]
+CleanSource = Literal["off", "archive", "delete"]
 # A naive datetime is a wall-clock time in the session time zone; text as `2024-01-31T12:00:00`.
 Timestamp = str | dt.datetime
 # A DDL string (`"id INT NOT NULL DEFAULT -1, day DATE"`), {column: type} or a StructType.
@@ -138,3 +139,6 @@ class StreamKeywords(SharedKeywords, total=False):
     queue_visibility_timeout: Duration | None
     backfill_interval: Duration | None
     allow_overwrites: bool | None
+    clean_source: CleanSource | None
+    clean_source_archive_dir: str | None  # a directory on any Hadoop file system, not under the input
+    clean_source_retention: Duration | None

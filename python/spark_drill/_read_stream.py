@@ -63,6 +63,14 @@ def read_stream(
     list_changed_directories_only : bool
         A trigger lists again only the directories whose modification time changed (default False;
         docs/streaming.md says when to trust it).
+    clean_source : {"off", "archive", "delete"}
+        What becomes of a file once the micro-batch that read it has committed and `clean_source_retention`
+        has passed (default ``off``; SPEC 11.1, docs/streaming.md).
+    clean_source_archive_dir : str
+        Where ``clean_source="archive"`` moves files, keeping their path under the input (required with it;
+        not under the input).
+    clean_source_retention : str or timedelta
+        How long after its micro-batch committed a file is archived or deleted (``"7d"``; default ``"30d"``).
     schema : StructType or str
         A defined schema, as for `sd.read`.
     column_formats, options : Mapping[str, str]

@@ -153,6 +153,13 @@ object ErrorClasses {
     */
   val StreamFileEvents: String = condition("SPARK_DRILL_STREAM_FILE_EVENTS", "options", "reason")
 
+  /** `cleanSource=archive` without `cleanSourceArchiveDir`. */
+  val StreamNeedsArchiveDir: String = condition("SPARK_DRILL_STREAM_NEEDS_ARCHIVE_DIR")
+
+  /** `cleanSourceArchiveDir` under the stream's input (its archive would be read again) or its checkpoint. */
+  val StreamArchiveDirInside: String =
+    condition("SPARK_DRILL_STREAM_ARCHIVE_DIR_INSIDE", "archiveDir", "path", "of")
+
   /** Every class, in the order above. */
   val all: Seq[ErrorCondition] = declared.result()
 

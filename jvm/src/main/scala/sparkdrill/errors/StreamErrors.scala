@@ -270,4 +270,27 @@ trait StreamErrors {
       ),
       Map("lease" -> lease) ++ holder.map("holder" -> _)
     )
+
+  /** `cleanSource=archive` with no `cleanSourceArchiveDir`. */
+  def streamNeedsArchiveDir(): DrillException =
+    new DrillException(
+      ErrorClasses.StreamNeedsArchiveDir,
+      "cleanSource=archive needs option 'cleanSourceArchiveDir': the directory read files are moved to, " +
+        "keeping their path under the input (or use cleanSource=delete)"
+    )
+
+  /** `cleanSourceArchiveDir` `archiveDir` lies under `path`, the stream's input (`of`: "input") or its
+    * checkpoint ("checkpoint").
+    */
+  def streamArchiveDirInside(archiveDir: String, path: String, of: String): DrillException = {
+    val why =
+      if (of == "input") "the stream would read the archived files again"
+      else "deleting the checkpoint would delete the archive, and the state is no place for data"
+    new DrillException(
+      ErrorClasses.StreamArchiveDirInside,
+      s"cleanSourceArchiveDir $archiveDir is under the stream's $of $path: $why. Choose an archive directory " +
+        s"outside the $of",
+      Map("archiveDir" -> archiveDir, "path" -> path, "of" -> of)
+    )
+  }
 }

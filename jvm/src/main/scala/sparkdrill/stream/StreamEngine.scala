@@ -3,6 +3,7 @@ package sparkdrill.stream
 import sparkdrill.errors.DrillErrors
 
 import scala.collection.mutable
+import scala.jdk.CollectionConverters._
 
 import org.apache.hadoop.fs.Path
 import org.apache.spark.sql.types.StructType
@@ -50,6 +51,14 @@ private[sparkdrill] final class StreamEngine(
         throw DrillErrors.streamStaleSchema(definition.version.version, newest.version, location.get)
     }
 
+  // cleanSource (SPEC 11.1): its archive directory is checked before the state is opened.
+  SourceCleaner.check(
+    definition.settings.clean,
+    root,
+    Option(checkpointPath.getParent).map(_.getParent),
+    conf
+  )
+
   private val state = StreamState.open(StreamState.dirFor(checkpointPath), root, includeExisting, conf)
 
   // The query's checkpoint (two levels above the source's) and the schema versions are never input.
@@ -69,6 +78,12 @@ private[sparkdrill] final class StreamEngine(
         }
     }
   }
+
+  private val cleaner = definition.settings.clean match {
+    case c if c.mode == CleanMode.Off => None
+    case c => Some(new SourceCleaner(c, root, state, includeExisting, conf))
+  }
+  private val firstSeen = new FirstSeen
 
   // The files of the batches this run logged, and what admission found in them, so that planning
   // discovers nothing again (replayed batches, after a restart, are rebuilt from the log and discovered
@@ -90,7 +105,7 @@ private[sparkdrill] final class StreamEngine(
       // (Spark starts after it), so no later trigger takes them.
       if (state.lastBatchId < 0) {
         val now = System.currentTimeMillis()
-        state.logBatch(0L, source.all().map(f => tracked(f, 0L, now)))
+        state.logBatch(0L, source.all().map(f => tracked(f, 0L, now, now)))
         state.commit(0L)
       }
       0L
@@ -98,7 +113,13 @@ private[sparkdrill] final class StreamEngine(
 
   /** The batch after `start` when files are waiting (logged before this returns), else `start`. */
   def latestBatch(start: Long, filesLimit: Int, bytesLimit: Long): Long = {
-    committedBySpark()
+    // Spark tells a source of a commit only when it plans the next micro-batch with data, so an idle stream's
+    // last batch would never count as committed. But Spark runs micro-batches one at a time and asks for the
+    // next offset only once the batch ending at `start` is in its commit log (after a restart, too: it runs
+    // the batch its commit log lacks first), so `start` is committed here.
+    if (start > state.lastCommittedBatchId && start <= state.lastBatchId) commit(start)
+    // Between two micro-batches: the files whose batches committed long enough ago are archived or deleted.
+    cleaner.foreach(_.run(System.currentTimeMillis()))
     val next = start + 1
     // Logged before a crash but never in Spark's offset log: that batch is the next one, as logged.
     if (state.lastBatchId >= next) return next
@@ -137,6 +158,7 @@ private[sparkdrill] final class StreamEngine(
     }
     val waiting = rest ++ found.heldBack ++ found.outsideRun
     source.notTaken(waiting)
+    firstSeen.offered(waiting, now)
     metricsNow.heldBack = found.heldBack.size
     metricsNow.outstanding(rest)
     // What the log held already (read before, changed or not) is done with, for a source that must know.
@@ -144,7 +166,7 @@ private[sparkdrill] final class StreamEngine(
     source.passedOver(offered.filterNot(f => kept(f.path)), state.lastBatchId, state.lastCommittedBatchId)
     if (taken.isEmpty) start
     else {
-      state.logBatch(next, taken.map(f => tracked(f, next, now)))
+      state.logBatch(next, taken.map(f => tracked(f, next, now, firstSeen.take(f.path, now))))
       logged(next) = taken.toIndexedSeq
       schemas.foreach(d => discovered(next) = keep(d, taken.map(_.path).toSet))
       val takenPaths = taken.map(_.path).toSet
@@ -230,19 +252,6 @@ private[sparkdrill] final class StreamEngine(
     if (!mode.watches || definition.definedByUser || definition.version.columnsArray) None
     else Some(PastSampleColumns(location.get, definition.version, options))
 
-  // Spark tells a source that a micro-batch committed only when it builds the next one with new data, so an
-  // idle stream would keep its last batch's queue messages (and files to clean) forever; Spark's own commit
-  // log says it at once. Once the last logged batch is there, it and every batch before are committed.
-  private val sparkCommits = Option(checkpointPath.getParent).flatMap(p => Option(p.getParent)).map(new Path(_, "commits"))
-
-  private def committedBySpark(): Unit = {
-    val last = state.lastBatchId
-    if (last > state.lastCommittedBatchId) sparkCommits.foreach { dir =>
-      val marker = new Path(dir, last.toString)
-      if (marker.getFileSystem(conf).exists(marker)) commit(last)
-    }
-  }
-
   def commit(batch: Long): Unit = {
     state.commit(batch)
     source.committed(batch)
@@ -267,14 +276,17 @@ private[sparkdrill] final class StreamEngine(
       "numFilesTracked" -> state.numFilesTracked.toString,
       "stateBytes" -> state.stateBytes.toString,
       "schemaVersion" -> (if (definition.definedByUser) "defined" else definition.version.version.toString),
-      "numFilesInBatch" -> inBatch.toString
+      "numFilesInBatch" -> inBatch.toString,
+      // Cumulative over this run of the query (a restart counts from 0).
+      "numFilesArchived" -> cleaner.fold(0L)(_.archived).toString,
+      "numFilesDeleted" -> cleaner.fold(0L)(_.deleted).toString
     )
   }
 
   def outstandingFiles: Long = metricsNow.outstandingFiles
 
-  private def tracked(f: ScanFile, batch: Long, now: Long): TrackedFile =
-    TrackedFile(relative(f.path), f.length, f.modificationTime, batch, now)
+  private def tracked(f: ScanFile, batch: Long, now: Long, discovered: Long): TrackedFile =
+    TrackedFile(relative(f.path), f.length, f.modificationTime, batch, now, Some(discovered))
 
   // A logged batch's files with their schemas, as this run admitted them, or rebuilt from the log and
   // discovered (after a restart, or when admission did not look at schemas).
@@ -308,6 +320,31 @@ private[sparkdrill] object StreamEngine {
   private def keep(found: Discovered, paths: Set[String]): Discovered = {
     val kept = found.files.indices.filter(i => paths(found.files(i).path))
     Discovered(kept.map(found.files), kept.map(found.schemas), found.stats)
+  }
+
+  /** When the stream first saw files it offered and has not taken (held back, past the limits), so that a
+    * file's `discovery_time` is the first trigger that offered it (SPEC 11.1): kept in memory for at most
+    * [[FirstSeen.Max]] paths (some 150 bytes each), beyond which a file's discovery is its admission, as it is
+    * after a restart.
+    */
+  private final class FirstSeen {
+    private val times = new java.util.HashMap[String, java.lang.Long]()
+
+    def offered(files: Seq[ScanFile], now: Long): Unit = {
+      // Full: forget the files no longer offered (deleted, or taken by no one) before taking new ones.
+      if (times.size >= FirstSeen.Max) times.keySet.retainAll(files.map(_.path).toSet.asJava)
+      val it = files.iterator
+      while (it.hasNext && times.size < FirstSeen.Max) times.putIfAbsent(it.next().path, now)
+    }
+
+    def take(path: String, now: Long): Long = {
+      val seen = times.remove(path)
+      if (seen == null) now else seen.longValue
+    }
+  }
+
+  private object FirstSeen {
+    val Max = 50000
   }
 
   /** What a trigger found, for `StreamingQueryProgress.sources[].metrics` (SPEC 11, "Progress"). */

@@ -129,6 +129,24 @@ private[sparkdrill] object StreamOptions {
     false,
     "a file whose length or modification time changed after it was read is read again, as a new version"
   )
+  // SPEC 11.1, "cleanSource": what becomes of a file once its micro-batch committed (CleanSource).
+  val CleanSource: OptionSpec[CleanMode] = OptionSpec(
+    "cleanSource",
+    new Choice[CleanMode](CleanMode.all.map(m => m.name -> m)),
+    CleanMode.Off,
+    "off, archive (move under cleanSourceArchiveDir) or delete a file cleanSourceRetention after its micro-batch committed"
+  )
+  val CleanSourceArchiveDir: OptionSpec[String] = OptionSpec.optional(
+    "cleanSourceArchiveDir",
+    Text,
+    "where cleanSource=archive moves read files, keeping their path under the input (any Hadoop file system; not under the input)"
+  )
+  val CleanSourceRetention: OptionSpec[Long] = OptionSpec(
+    "cleanSourceRetention",
+    Duration,
+    30L * 86400000L,
+    "how long after its micro-batch committed a file is archived or deleted (7d, 12h)"
+  )
 
   val all: Seq[OptionSpec[_]] = Seq(
     SchemaLocation,
@@ -145,7 +163,10 @@ private[sparkdrill] object StreamOptions {
     QueueEndpoint,
     QueueVisibilityTimeout,
     BackfillInterval,
-    AllowOverwrites
+    AllowOverwrites,
+    CleanSource,
+    CleanSourceArchiveDir,
+    CleanSourceRetention
   )
 
   private lazy val streamOnly: Set[String] = all.map(_.key).toSet
@@ -185,7 +206,8 @@ private[sparkdrill] final case class StreamSettings(
     listChangedDirectoriesOnly: Boolean,
     fileEvents: Option[QueueSettings],
     backfillIntervalMillis: Option[Long],
-    allowOverwrites: Boolean
+    allowOverwrites: Boolean,
+    clean: CleanSettings = CleanSettings.Off
 )
 
 private[sparkdrill] object QueueSettings {
@@ -208,6 +230,43 @@ private[sparkdrill] final case class QueueSettings(
     endpoint: Option[String],
     visibilitySeconds: Int
 )
+
+/** `cleanSource` and its two companions, typed: `archiveDir` is set exactly when the mode is `archive`. */
+private[sparkdrill] final case class CleanSettings(
+    mode: CleanMode,
+    archiveDir: Option[String],
+    retentionMillis: Long
+)
+
+private[sparkdrill] object CleanSettings {
+  val Off: CleanSettings = CleanSettings(CleanMode.Off, None, StreamOptions.CleanSourceRetention.default.get)
+
+  def of(options: ReaderOptions): CleanSettings = {
+    val mode = options(StreamOptions.CleanSource)
+    val dir = options.get(StreamOptions.CleanSourceArchiveDir).map(_.trim).filter(_.nonEmpty)
+    if (mode == CleanMode.Archive && dir.isEmpty) throw DrillErrors.streamNeedsArchiveDir()
+    CleanSettings(
+      mode,
+      if (mode == CleanMode.Archive) dir else None,
+      options(StreamOptions.CleanSourceRetention)
+    )
+  }
+}
+
+/** What `cleanSource` does with a file whose micro-batch committed (SPEC 11.1); `name` is also how the state
+  * and `drill-state`'s `archive_mode` spell it.
+  */
+private[sparkdrill] sealed abstract class CleanMode(val name: String) extends Serializable {
+  override def toString: String = name
+}
+
+private[sparkdrill] object CleanMode {
+  case object Off extends CleanMode("off")
+  case object Archive extends CleanMode("archive")
+  case object Delete extends CleanMode("delete")
+
+  val all: Seq[CleanMode] = Seq(Off, Archive, Delete)
+}
 
 private[sparkdrill] object StreamSettings {
   import StreamOptions._
@@ -238,7 +297,8 @@ private[sparkdrill] object StreamSettings {
           Some(QueueSettings(url, options.get(QueueRegion), options.get(QueueEndpoint), (visibility / 1000).toInt))
       },
       backfillIntervalMillis = options.get(BackfillInterval),
-      allowOverwrites = options(AllowOverwrites)
+      allowOverwrites = options(AllowOverwrites),
+      clean = CleanSettings.of(options)
     )
     if (settings.maxFilesPerTrigger < 1) throw DrillErrors.badMaxFilesPerTrigger(settings.maxFilesPerTrigger)
     settings.backfillIntervalMillis.filter(_ <= 0).foreach(ms => throw DrillErrors.badBackfillInterval(ms))

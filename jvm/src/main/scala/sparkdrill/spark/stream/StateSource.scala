@@ -81,7 +81,14 @@ private[stream] object StateTable {
       StructField("modificationTime", TimestampType, nullable = false),
       StructField("batchId", LongType, nullable = false),
       StructField("readAt", TimestampType, nullable = false),
-      StructField("committed", BooleanType, nullable = false)
+      StructField("committed", BooleanType, nullable = false),
+      // SPEC 11.1: null where the state does not know (written by an older spark-drill, not committed yet,
+      // not cleaned).
+      StructField("discovery_time", TimestampType, nullable = true),
+      StructField("commit_time", TimestampType, nullable = true),
+      StructField("archive_time", TimestampType, nullable = true),
+      StructField("archive_mode", StringType, nullable = true),
+      StructField("archive_path", StringType, nullable = true)
     )
   )
 
@@ -113,17 +120,27 @@ private[stream] object StateTable {
     }
   }
 
-  private def rowsOf(s: StateSnapshot): Seq[InternalRow] =
+  private def rowsOf(s: StateSnapshot): Seq[InternalRow] = {
+    val cleaned = s.cleaned.map(r => (r.path, r.batchId) -> r).toMap
+    def micros(t: Option[Long]): Any = t.map(_ * 1000L).orNull
+    def text(t: Option[String]): UTF8String = t.map(UTF8String.fromString).orNull
     s.batches.flatMap { b =>
       b.files.map { f =>
+        val clean = cleaned.get((f.path, f.batchId))
         InternalRow(
           UTF8String.fromString(StreamPaths.resolve(s.metadata.inputRoot, f.path)),
           f.length,
           f.modificationTime * 1000L,
           f.batchId,
           f.readAtMillis * 1000L,
-          f.batchId <= s.lastCommittedBatchId
+          f.batchId <= s.lastCommittedBatchId,
+          micros(f.discoveredAtMillis),
+          micros(b.committedAt),
+          micros(clean.flatMap(_.at)),
+          text(clean.map(_.mode)),
+          text(clean.flatMap(_.archivePath))
         )
       }
     }
+  }
 }

@@ -19,8 +19,16 @@ import org.apache.hadoop.fs.FileSystem
 private[sparkdrill] object Compaction {
   val Fanout = 10
 
-  /** Merges every fully committed range (ids up to `committed`), deleting what the tiers cover. */
-  def run(fs: FileSystem, writer: StateWriter, layout: StateLayout, committed: Long): Unit = {
+  /** Merges every fully committed range (ids up to `committed`), deleting what the tiers cover. A batch
+    * without its commit time (a batch file, or a format 1 tier) takes `commitTime`'s, the commit markers'.
+    */
+  def run(
+      fs: FileSystem,
+      writer: StateWriter,
+      layout: StateLayout,
+      committed: Long,
+      commitTime: Long => Option[Long]
+  ): Unit = {
     val listing = layout.list(fs)
     listing.covered.foreach(f => writer.delete(f.path))
     var live = listing.live
@@ -35,11 +43,13 @@ private[sparkdrill] object Compaction {
         if (last <= committed) {
           val target = layout.tierFile(level, first, last)
           val sorted = inputs.sortBy(_.first)
-          val batches = sorted.flatMap { f =>
-            val in = fs.open(f.path)
-            try EntryCodec.readBatches(in)
-            finally in.close()
-          }
+          val batches = sorted
+            .flatMap { f =>
+              val in = fs.open(f.path)
+              try EntryCodec.readBatches(in)
+              finally in.close()
+            }
+            .map(b => if (b.committedAt.isDefined) b else b.copy(committedAt = commitTime(b.id)))
           writer.writeNew(target)(out => EntryCodec.write(out, batches))
           sorted.foreach(f => writer.delete(f.path))
           live = (live.filterNot(sorted.contains) :+ DataFile(target, level, first, last)).sortBy(_.first)

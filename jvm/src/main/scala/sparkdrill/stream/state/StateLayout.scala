@@ -3,6 +3,7 @@ package sparkdrill.stream.state
 import sparkdrill.errors.DrillErrors
 
 import java.io.FileNotFoundException
+import java.nio.charset.StandardCharsets
 
 import scala.util.Try
 
@@ -33,10 +34,38 @@ private[sparkdrill] final class StateLayout(val dir: Path) {
   val tiers = new Path(dir, "tiers")
   val commits = new Path(dir, "commits")
   val eventsListedAt = new Path(dir, "events-listed-at")
+  val cleaning = new Path(dir, "cleaning")
+  val cleaned = new Path(dir, "cleaned")
 
   def batchFile(id: Long): Path = new Path(batches, id.toString)
   def tierFile(level: Int, first: Long, last: Long): Path = new Path(tiers, s"$level-$first-$last")
   def commitMarker(id: Long): Path = new Path(commits, id.toString)
+  def cleaningFile(round: Long): Path = new Path(cleaning, round.toString)
+  def cleanedFile(level: Int, first: Long, last: Long): Path = new Path(cleaned, s"$level-$first-$last")
+
+  /** The commit markers' times by batch id: what each holds, else (an older spark-drill's empty marker) its
+    * file's modification time, which is when it was made.
+    */
+  def commitTimes(fs: FileSystem): scala.collection.immutable.SortedMap[Long, Long] = {
+    val statuses =
+      try fs.listStatus(commits).toSeq.filter(_.isFile)
+      catch { case _: FileNotFoundException => Nil }
+    val times = statuses.flatMap { st =>
+      StateLayout.id(st.getPath.getName).map { id =>
+        val held =
+          try {
+            val in = fs.open(st.getPath)
+            // A marker is a few bytes: one read, no Java 9 readAllBytes (the Spark 3.5 jar targets Java 8).
+            val buf = new Array[Byte](32)
+            val n = in.read(buf)
+            try Try(new String(buf, 0, math.max(n, 0), StandardCharsets.US_ASCII).trim.toLong).toOption
+            finally in.close()
+          } catch { case _: FileNotFoundException => None }
+        id -> held.getOrElse(st.getModificationTime)
+      }
+    }
+    scala.collection.immutable.TreeMap(times: _*)
+  }
 
   /** The state's files as they are now on `fs`. */
   def list(fs: FileSystem): StateListing = {
@@ -48,7 +77,9 @@ private[sparkdrill] final class StateLayout(val dir: Path) {
       names(tiers).flatMap(p => StateLayout.tier(p.getName).map { case (l, f, t) => DataFile(p, l, f, t) })
     val commitIds = names(commits).flatMap(p => StateLayout.id(p.getName))
     val leftovers =
-      Seq(dir, batches, tiers, commits).flatMap(names).filter(p => StateLayout.isTemp(p.getName))
+      Seq(dir, batches, tiers, commits, cleaning, cleaned)
+        .flatMap(names)
+        .filter(p => StateLayout.isTemp(p.getName))
     val (live, covered) = StateLayout.widestFirst(batchFiles ++ tierFiles)
     StateListing(live, covered, leftovers, commitIds)
   }

@@ -25,6 +25,10 @@ private[sparkdrill] object StreamPaths {
       normalized(inputRoot).stripSuffix("/") + "/" + (if (stored.startsWith("./")) stored.substring(2)
                                                       else stored)
 
+  /** A stored path's part under the input root (`2026/a.csv`), or None for a file outside the root. */
+  def underRoot(stored: String): Option[String] =
+    if (looksFull(stored)) None else Some(if (stored.startsWith("./")) stored.substring(2) else stored)
+
   /** [[relativize]] for one root, made once per stream: a trigger relativizes every listed file, and a listed
     * path already has the root's form, so the common case is a prefix test and a substring (building two
     * Hadoop Paths per file was most of a trigger's time past the listing at 100,000 files).

@@ -2,8 +2,12 @@ package sparkdrill.stream.state
 
 import sparkdrill.errors.DrillErrors
 
+import java.nio.charset.StandardCharsets
+
+import scala.collection.immutable.SortedMap
+
 import org.apache.hadoop.conf.Configuration
-import org.apache.hadoop.fs.{FileSystem, Path}
+import org.apache.hadoop.fs.{FileAlreadyExistsException, FileSystem, Path}
 
 /** The durable memory of a file stream: which files each micro-batch read, which batches Spark committed,
   * and an index answering "was this file read?" for every file the stream ever read, in at most 64 bytes of
@@ -22,7 +26,8 @@ private[sparkdrill] final class StreamState private (
     metadata: StateMetadata,
     index: PathIndex,
     private var lastBatch: Long,
-    private var lastCommitted: Long
+    private var lastCommitted: Long,
+    private var times: SortedMap[Long, Long]
 ) {
   @volatile private var closed = false
 
@@ -72,11 +77,11 @@ private[sparkdrill] final class StreamState private (
     */
   def batch(batchId: Long): Seq[TrackedFile] = StateReader.batch(fs, layout, batchId)
 
-  /** Spark committed `batchId` (and so every batch before): remembered durably by a marker, then the
-    * committed batch files are compacted in tiers. A commit at or below the last one is a no-op (Spark
-    * commits the last batch again after a restart).
+  /** Spark committed `batchId` (and so every batch before): remembered durably by a marker holding the time,
+    * then the committed batch files are compacted in tiers (which take the markers' times). A commit at or
+    * below the last one is a no-op (Spark commits the last batch again after a restart).
     */
-  def commit(batchId: Long): Unit = {
+  def commit(batchId: Long, now: Long = System.currentTimeMillis()): Unit = {
     checkWritable()
     if (batchId > lastBatch)
       throw DrillErrors.internal(
@@ -84,15 +89,39 @@ private[sparkdrill] final class StreamState private (
       )
     if (batchId > lastCommitted) {
       val previous = lastCommitted
-      writer.touch(layout.commitMarker(batchId))
-      // The new marker is in place before the old one goes: a crash between leaves two, and the newest wins
-      // (open deletes the older).
-      if (previous >= 0) writer.delete(layout.commitMarker(previous))
+      val marker = layout.commitMarker(batchId)
+      // Written whole or not at all (a temporary file renamed), so a marker's time is never half there.
+      try writer.writeNew(marker)(_.write(now.toString.getBytes(StandardCharsets.US_ASCII)))
+      catch { case _: FileAlreadyExistsException => }
+      times = times.updated(batchId, now)
       lastCommitted = batchId
       // A range becomes complete only when the commits cross a multiple of the fanout: list and merge then.
-      if ((batchId + 1) / Compaction.Fanout > (previous + 1) / Compaction.Fanout)
-        Compaction.run(fs, writer, layout, batchId)
+      if ((batchId + 1) / Compaction.Fanout > (previous + 1) / Compaction.Fanout) {
+        Compaction.run(fs, writer, layout, batchId, commitTimeOf)
+        times = StreamState.pruneMarkers(fs, writer, layout, times)
+      }
     }
+  }
+
+  /** When Spark committed `batchId`, as the commit markers tell (the first at or after it); None when it is
+    * not committed, or a tier holds it (the tier has its time: [[StateReader.entries]]).
+    */
+  def commitTimeOf(batchId: Long): Option[Long] =
+    if (batchId > lastCommitted) None
+    else {
+      val it = times.iteratorFrom(batchId)
+      if (it.hasNext) Some(it.next()._2) else None
+    }
+
+  /** The newest commit marker's batch id and time, if any. */
+  def newestCommit: Option[(Long, Long)] = times.lastOption
+
+  /** The file system, layout and writer of this state, for the cleaner's own files (CleanLog), which it
+    * writes under this state's lease.
+    */
+  private[sparkdrill] def storage: (FileSystem, StateLayout, StateWriter) = {
+    checkWritable()
+    (fs, layout, writer)
   }
 
   /** Distinct paths in the index (a path logged twice counts once). */
@@ -122,7 +151,8 @@ private[sparkdrill] final class StreamState private (
     lease.release()
   }
 
-  private def checkWritable(): Unit = {
+  /** Fails when the state is closed or another query took the lease over. */
+  private[sparkdrill] def checkWritable(): Unit = {
     if (closed) throw DrillErrors.internal(s"the stream state $stateDir is closed")
     lease.checkHeld()
   }
@@ -184,7 +214,8 @@ private[sparkdrill] object StreamState {
             pathLength: Int,
             length: Long,
             mtime: Long,
-            readAt: Long
+            readAt: Long,
+            discoveredAt: Long
         ): Unit = index.put(path, 0, pathLength, PathIndex.stamp(length, mtime))
       }
       listing.live.foreach { f =>
@@ -192,9 +223,14 @@ private[sparkdrill] object StreamState {
         EntryCodec.read(in, sink)
       }
       val committed = listing.lastCommittedBatchId
-      listing.commitIds.filter(_ < committed).foreach(id => writer.delete(layout.commitMarker(id)))
+      val markers = layout.commitTimes(fs)
+      def timeOf(id: Long): Option[Long] = {
+        val it = markers.iteratorFrom(id)
+        if (it.hasNext) Some(it.next()._2) else None
+      }
       // Finishes a compaction a crash cut short (and deletes the inputs it had merged).
-      Compaction.run(fs, writer, layout, committed)
+      Compaction.run(fs, writer, layout, committed, timeOf)
+      val times = pruneMarkers(fs, writer, layout, markers)
       new StreamState(
         dir,
         fs,
@@ -204,7 +240,8 @@ private[sparkdrill] object StreamState {
         metadata,
         index,
         math.max(listing.lastBatchId, committed),
-        committed
+        committed,
+        times
       )
     } catch {
       case e: Throwable =>
@@ -219,6 +256,23 @@ private[sparkdrill] object StreamState {
   def createdWithIncludeExistingFiles(stateDir: Path, conf: Configuration): Option[Boolean] = {
     val fs = stateDir.getFileSystem(conf)
     StateMetadata.read(fs, new StateLayout(fs.makeQualified(stateDir))).map(_.includeExistingFiles)
+  }
+
+  /** Deletes the commit markers whose batches a tier holds with their times (a marker times the batches
+    * after the previous marker, up to its own id), keeping the newest, which says how far Spark committed.
+    * Returns the markers left.
+    */
+  private def pruneMarkers(
+      fs: FileSystem,
+      writer: StateWriter,
+      layout: StateLayout,
+      markers: SortedMap[Long, Long]
+  ): SortedMap[Long, Long] = {
+    val tiered = layout.list(fs).live.filter(_.level > 0).map(_.last).foldLeft(-1L)(math.max)
+    val newest = if (markers.isEmpty) -1L else markers.lastKey
+    val gone = markers.keys.filter(id => id < newest && id <= tiered).toSeq
+    gone.foreach(id => writer.delete(layout.commitMarker(id)))
+    markers -- gone
   }
 
   /** Back to the full path. */
