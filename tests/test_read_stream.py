@@ -304,6 +304,49 @@ def test_a_file_younger_than_min_file_age_is_held_back(spark: SparkSession, tmp_
     assert rows == []
 
 
+def test_the_object_store_keywords_reach_the_stream(spark: SparkSession, tmp_path: Path) -> None:
+    """SPEC 11.1's keywords, through Spark: file events on a local input fail at start naming what they need
+    (the queue's keywords parsed on the way); cleanSource archives what a run read, allowOverwrites with it."""
+    from spark_drill._errors import drill_error_of
+
+    src = write_files(tmp_path / "in", CSV_FILES)
+    events = sd.read_stream(
+        spark,
+        src,
+        header=True,
+        schema="id INT, name STRING",
+        file_events="sqs",
+        queue_url="https://sqs.eu-west-3.amazonaws.com/123456789012/events",
+        queue_region="eu-west-3",
+        queue_endpoint="http://127.0.0.1:9",
+        queue_visibility_timeout=dt.timedelta(minutes=2),
+        backfill_interval="1d",
+    )
+    with pytest.raises(Exception) as raised:
+        streams.available_now(events, tmp_path / "chk-events", tmp_path / "out-events")
+    found = drill_error_of(raised.value)
+    assert found is not None and found.condition == "SPARK_DRILL_STREAM_FILE_EVENTS", raised.value
+    assert "must be on S3" in found.message
+    cleaned = sd.read_stream(
+        spark,
+        src,
+        header=True,
+        schema="id INT, name STRING",
+        allow_overwrites=True,
+        clean_source="archive",
+        clean_source_archive_dir=str(tmp_path / "archive"),
+        clean_source_retention="0s",
+    )
+    streams.available_now(cleaned, tmp_path / "chk", tmp_path / "out")
+    # Cleaning runs between triggers: the next run's first trigger archives what the last one committed.
+    streams.available_now(cleaned, tmp_path / "chk", tmp_path / "out")
+    assert sorted(p.relative_to(tmp_path / "archive").as_posix() for p in (tmp_path / "archive").rglob("*.csv")) == sorted(
+        CSV_FILES
+    )
+    assert not list(src.rglob("*.csv"))
+    assert spark.read.parquet(str(tmp_path / "out")).count() == 4
+
+
 def test_every_streaming_option_is_exercised_through_spark_above() -> None:
     source = Path(__file__).read_text(encoding="utf-8")
     through_spark = source[
