@@ -258,3 +258,54 @@ def test_allow_overwrites_reads_a_rewritten_object_again_else_counts_it(
             query.stop()
         for k in (key, f"in/{allow}-more.csv"):
             tree.s3.delete_object(Bucket=tree.bucket, Key=k)
+
+
+def object_keys(tree: Tree, prefix: str) -> list[str]:
+    found = tree.s3.list_objects_v2(Bucket=tree.bucket, Prefix=prefix).get("Contents", [])
+    # S3A leaves an empty directory's marker (`in/d/`) when it moves or deletes the last object under it.
+    return sorted(o["Key"] for o in found if not o["Key"].endswith("/"))
+
+
+def test_clean_source_delete_removes_each_object_after_its_commit_and_the_retention(
+    spark: SparkSession, tree: Tree, events: Events, tmp_path: Path
+) -> None:
+    put(tree, "in/a.csv", 1)
+    query = start(spark, tree, events, tmp_path, clean_source="delete", clean_source_retention="1s")
+    try:
+        assert until(spark, query, tmp_path, [1]) == [1]
+        put(tree, "in/d/b.csv", 2)
+        assert until(spark, query, tmp_path, [1, 2]) == [1, 2]
+        deadline = time.monotonic() + 30
+        while object_keys(tree, "in/") and time.monotonic() < deadline:
+            query.processAllAvailable()
+            time.sleep(0.3)
+        assert object_keys(tree, "in/") == []
+    finally:
+        query.stop()
+    state = spark.read.format("drill-state").load(str(tmp_path / "chk")).collect()
+    assert sorted(r.path for r in state) == [tree.url("in/a.csv"), tree.url("in/d/b.csv")]
+    for r in state:
+        assert r.archive_mode == "delete" and r.archive_path is None, r
+        assert (r.archive_time - r.commit_time).total_seconds() >= 1, r
+        assert r.discovery_time is not None and r.discovery_time <= r.readAt, r
+
+
+def test_an_archive_directory_under_the_input_is_refused_at_start(
+    spark: SparkSession, tree: Tree, events: Events, tmp_path: Path
+) -> None:
+    from spark_drill._errors import drill_error_of
+
+    put(tree, "in/a.csv", 1)
+    query = None
+    try:
+        query = start(spark, tree, events, tmp_path, clean_source="archive", clean_source_archive_dir=tree.url("in/archive/"))
+        query.awaitTermination(QUERY_TIMEOUT_S)
+        raise AssertionError("the stream did not fail")
+    except Exception as e:
+        found = drill_error_of(e)
+        assert found is not None and found.condition == "SPARK_DRILL_STREAM_ARCHIVE_DIR_INSIDE", e
+        assert tree.url("in/archive") in found.message and tree.url("in") in found.message
+    finally:
+        if query is not None:
+            query.stop()
+    assert object_keys(tree, "in/") == ["in/a.csv"]

@@ -3,8 +3,10 @@
 random moments while objects keep landing, and restarted on the same checkpoint. A kill can fall between a
 micro-batch's commit and the deletion of its messages, while messages are received but not yet logged, or
 while a batch is logged and not yet committed: the queue then delivers those messages again (after the
-2 s visibility), and the file log must drop what was read. At the end a run in this session drains the rest:
-the Parquet sink must hold every row exactly once, and the queue must be empty.
+2 s visibility), and the file log must drop what was read. The stream archives each file a second after its
+micro-batch committed (`cleanSource=archive`), so kills also fall in the middle of cleaning. At the end a run in
+this session drains the rest: the Parquet sink must hold every row exactly once, the queue must be empty, every
+file must be archived (and none before its commit), the input left empty.
 """
 
 from __future__ import annotations
@@ -40,6 +42,12 @@ def land(tree: Tree, first: int, count: int) -> None:
         tree.s3.put_object(Bucket=tree.bucket, Key=f"in/d{k % 2}/f{k:03}.csv", Body=text.encode())
 
 
+def keys(tree: Tree, prefix: str) -> list[str]:
+    found = tree.s3.list_objects_v2(Bucket=tree.bucket, Prefix=prefix).get("Contents", [])
+    # S3A leaves an empty directory's marker (`in/d/`) when it moves or deletes the last object under it.
+    return sorted(o["Key"] for o in found if not o["Key"].endswith("/"))
+
+
 def expected(files: int) -> list[int]:
     return sorted(i for k in range(files) for i in (10 * k, 10 * k + 1))
 
@@ -67,6 +75,7 @@ def test_kill_9_with_file_events_at_random_moments_every_row_once_and_the_queue_
                     tree.url("in/"),
                     str(tmp_path / "chk"),
                     str(tmp_path / "out"),
+                    tree.url("archive/"),
                     str(CHILD_BOUND_S),
                 ],
                 stdout=out,
@@ -94,7 +103,10 @@ def test_kill_9_with_file_events_at_random_moments_every_row_once_and_the_queue_
         time.sleep(rng.uniform(0, 0.5))
     # The drain: this session, the same checkpoint and sink, until every id is there.
     run = tmp_path
-    query = start(spark, tree, events, run)
+    query = start(
+        spark, tree, events, run, clean_source="archive", clean_source_archive_dir=tree.url("archive/"),
+        clean_source_retention="1s",
+    )
     try:
         got = until(spark, query, run, expected(files), timeout_s=120)
         counts = Counter(got)
@@ -106,6 +118,20 @@ def test_kill_9_with_file_events_at_random_moments_every_row_once_and_the_queue_
             query.processAllAvailable()
             time.sleep(0.5)
         assert events.counts() == (0, 0), f"seed {seed}: messages left on the queue {events.counts()}"
+        # Cleaning finishes: every file archived under the same relative path, the input empty.
+        deadline = time.monotonic() + 60
+        while keys(tree, "in/") and time.monotonic() < deadline:
+            query.processAllAvailable()
+            time.sleep(0.5)
+        assert keys(tree, "in/") == [], f"seed {seed}: not archived"
+        assert keys(tree, "archive/") == sorted(f"archive/d{k % 2}/f{k:03}.csv" for k in range(files))
     finally:
         query.stop()
+    state = spark.read.format("drill-state").load(str(tmp_path / "chk")).collect()
+    assert len({r.path for r in state}) == files
+    for r in state:
+        assert r.archive_mode == "archive" and r.archive_path.endswith(r.path.split("in/", 1)[-1]), r
+        assert r.commit_time is not None and r.archive_time is not None, r
+        # Never before its commit, and the retention passed.
+        assert (r.archive_time - r.commit_time).total_seconds() >= 1, r
     assert sorted(r.id for r in spark.read.schema(SCHEMA).parquet(str(run / "out")).collect()) == expected(files)
