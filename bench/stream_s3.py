@@ -13,9 +13,9 @@ takes some 25 ms a PUT here). Then, for each engine, in a process of its own (a 
   first read takes many minutes on moto);
 - `--rounds` times: as soon as a micro-batch has ended, 100 new objects are put (through the backend, so
   at once; with events the bucket sends their notifications to the stream's queue), and the next
-  micro-batch is timed from its progress: `durationMs.latestOffset` (finding the files: listing, or the queue) plus `queryPlanning` and
-  `getBatch`; and S3A's own count of LIST requests (`object_list_request`) from the end of one micro-batch
-  to the end of the next, which holds one trigger.
+  micro-batch is timed from its progress: `durationMs.latestOffset` (finding the files: listing, or the
+  queue) plus `queryPlanning` and `getBatch`; and S3A's own count of LIST requests
+  (`object_list_request`) from the end of one micro-batch to the end of the next, which holds one trigger.
 
 Medians over the rounds; each engine's figures are in `<out>.json` as measured. A round whose 100 objects
 were split over two triggers (a put racing a listing) is reported and left out of the medians.
@@ -272,6 +272,7 @@ def measure(
             chk = tempfile.mkdtemp(prefix=f"bench-s3-{engine}-")
             try:
                 raw = run_worker(
+                    bucket,
                     engine,
                     endpoint,
                     jars,
