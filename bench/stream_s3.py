@@ -325,11 +325,18 @@ def markdown(results: dict[str, Any]) -> str:
             theirs = figures.get(other, {}).get("planning_ms")
             if events is not None and theirs:
                 ratio = events / theirs
-                ok = "met" if ratio <= EVENTS_OVER_LISTING else "NOT met"
+                # The issue sets the target on the largest landing zone; smaller ones are for the trend.
+                if count == counts[-1]:
+                    ok = "met" if ratio <= EVENTS_OVER_LISTING else "NOT met"
+                    verdict = f"(target at most {EVENTS_OVER_LISTING}): {ok}"
+                else:
+                    verdict = "(the target is set on the largest landing zone)"
                 lines.append(
                     f"- {count:,} objects: events over {other}: {events:,.0f} / {theirs:,.0f} ms = "
-                    f"{ratio:.3f} (target at most {EVENTS_OVER_LISTING}): {ok}"
+                    f"{ratio:.3f} {verdict}"
                 )
+            elif events is not None and count == counts[-1]:
+                lines.append(f"- {count:,} objects: events over {other}: not measured at this size")
         lists = figures.get("spark-drill-events", {}).get("lists")
         if lists is not None:
             lines.append(

@@ -79,3 +79,17 @@ def wait_rows(spark: SparkSession, query: StreamingQuery, table: str, count: int
         if len(rows) >= count or time.monotonic() > deadline:
             return rows
         time.sleep(0.2)
+
+
+def failure_of(start: Any) -> BaseException:
+    """What building and starting a stream (`start()`, returning the query) raised, or the error it stopped
+    with; fails when it did neither."""
+    try:
+        query = start()
+    except Exception as e:  # the error is what is tested
+        return e
+    try:
+        query.awaitTermination(QUERY_TIMEOUT_S)
+    except Exception as e:
+        return e
+    raise AssertionError("the stream did not fail")

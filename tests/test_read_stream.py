@@ -305,8 +305,9 @@ def test_a_file_younger_than_min_file_age_is_held_back(spark: SparkSession, tmp_
 
 
 def test_the_object_store_keywords_reach_the_stream(spark: SparkSession, tmp_path: Path) -> None:
-    """SPEC 11.1's keywords, through Spark: file events on a local input fail at start naming what they need
-    (the queue's keywords parsed on the way); cleanSource archives what a run read, allowOverwrites with it."""
+    """SPEC 11.1's keywords, through Spark: file events on a local input fail at start naming what they
+    need (the queue's keywords parsed on the way); cleanSource archives what a run read, allowOverwrites
+    with it."""
     from spark_drill._errors import drill_error_of
 
     src = write_files(tmp_path / "in", CSV_FILES)
@@ -340,9 +341,9 @@ def test_the_object_store_keywords_reach_the_stream(spark: SparkSession, tmp_pat
     streams.available_now(cleaned, tmp_path / "chk", tmp_path / "out")
     # Cleaning runs between triggers: the next run's first trigger archives what the last one committed.
     streams.available_now(cleaned, tmp_path / "chk", tmp_path / "out")
-    assert sorted(p.relative_to(tmp_path / "archive").as_posix() for p in (tmp_path / "archive").rglob("*.csv")) == sorted(
-        CSV_FILES
-    )
+    assert sorted(
+        p.relative_to(tmp_path / "archive").as_posix() for p in (tmp_path / "archive").rglob("*.csv")
+    ) == sorted(CSV_FILES)
     assert not list(src.rglob("*.csv"))
     assert spark.read.parquet(str(tmp_path / "out")).count() == 4
 

@@ -12,7 +12,7 @@ import pytest
 from pyspark.sql import SparkSession
 
 from spark_drill._errors import drill_error_of
-from streams import QUERY_TIMEOUT_S, available_now, batches, csv, put, source_metrics
+from streams import QUERY_TIMEOUT_S, available_now, batches, csv, failure_of, put, source_metrics
 
 OLD = time.time() - 3600
 
@@ -27,19 +27,6 @@ def catalog_name(path: Path) -> str:
 
 def keyed(rows) -> list[tuple]:  # type: ignore[no-untyped-def]
     return sorted(tuple(r) for r in rows)
-
-
-def failure_of(spark: SparkSession, start) -> BaseException:  # type: ignore[no-untyped-def]
-    """What building and starting a stream raised, or the error it stopped with."""
-    try:
-        query = start()
-    except Exception as e:  # the error is what is tested
-        return e
-    try:
-        query.awaitTermination(QUERY_TIMEOUT_S)
-    except Exception as e:
-        return e
-    raise AssertionError("the stream did not fail")
 
 
 def test_read_stream_table_streams_the_catalog_table_as_a_batch_read_gives_it(
@@ -105,7 +92,7 @@ def test_read_stream_table_errors_name_the_option(
         writer = df.writeStream.format("memory").queryName(f"t_{tmp_path.name[-8:]}")
         return writer.option("checkpointLocation", str(tmp_path / "chk")).trigger(availableNow=True).start()
 
-    found = drill_error_of(failure_of(spark, start))
+    found = drill_error_of(failure_of(start))
     assert found is not None, "no spark-drill error class"
     assert found.condition == condition
     if parameter is not None:
@@ -163,7 +150,7 @@ def test_a_stream_without_a_schema_or_schema_location_fails_at_start_saying_so(
         writer = df.writeStream.format("memory").queryName("nolocation")
         return writer.option("checkpointLocation", str(tmp_path / "chk")).trigger(availableNow=True).start()
 
-    found = drill_error_of(failure_of(spark, start))
+    found = drill_error_of(failure_of(start))
     assert found is not None and found.condition == "SPARK_DRILL_STREAM_NEEDS_SCHEMA_LOCATION"
 
 

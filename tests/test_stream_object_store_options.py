@@ -13,23 +13,10 @@ import pytest
 from pyspark.sql import SparkSession
 
 from spark_drill._errors import drill_error_of
-from streams import QUERY_TIMEOUT_S, available_now, csv, put, source_metrics
+from streams import available_now, csv, failure_of, put, source_metrics
 
 OLD = time.time() - 3600
 QUEUE = "https://sqs.us-east-1.amazonaws.com/123456789012/events"
-
-
-def failure_of(start: Any) -> BaseException:
-    """What building and starting a stream raised, or the error it stopped with."""
-    try:
-        query = start()
-    except Exception as e:  # the error is what is tested
-        return e
-    try:
-        query.awaitTermination(QUERY_TIMEOUT_S)
-    except Exception as e:
-        return e
-    raise AssertionError("the stream did not fail")
 
 
 @pytest.mark.parametrize(
@@ -40,8 +27,16 @@ def failure_of(start: Any) -> BaseException:
         ({"backfillInterval": "1h"}, "SPARK_DRILL_STREAM_FILE_EVENTS", "backfillInterval"),
         ({"fileEvents": "sqs", "queueUrl": "not a url"}, "SPARK_DRILL_STREAM_FILE_EVENTS", "queueUrl"),
         ({"fileEvents": "sqs", "queueUrl": QUEUE}, "SPARK_DRILL_STREAM_FILE_EVENTS", "fileEvents"),
-        ({"fileEvents": "sqs", "queueUrl": QUEUE, "queueVisibilityTimeout": "13h"}, "SPARK_DRILL_BAD_OPTION_VALUE", "queueVisibilityTimeout"),
-        ({"fileEvents": "sqs", "queueUrl": QUEUE, "backfillInterval": "0s"}, "SPARK_DRILL_BAD_OPTION_VALUE", "backfillInterval"),
+        (
+            {"fileEvents": "sqs", "queueUrl": QUEUE, "queueVisibilityTimeout": "13h"},
+            "SPARK_DRILL_BAD_OPTION_VALUE",
+            "queueVisibilityTimeout",
+        ),
+        (
+            {"fileEvents": "sqs", "queueUrl": QUEUE, "backfillInterval": "0s"},
+            "SPARK_DRILL_BAD_OPTION_VALUE",
+            "backfillInterval",
+        ),
         ({"fileEvents": "kafka", "queueUrl": QUEUE}, "SPARK_DRILL_BAD_OPTION_VALUE", "fileEvents"),
     ],
 )
@@ -52,7 +47,13 @@ def test_file_event_options_that_cannot_work_fail_naming_them(
     put(src, "a.csv", csv("id", "1"), OLD)
 
     def start() -> Any:
-        df = spark.readStream.format("drill").schema("id INT").option("header", "true").options(**options).load(str(src))
+        df = (
+            spark.readStream.format("drill")
+            .schema("id INT")
+            .option("header", "true")
+            .options(**options)
+            .load(str(src))
+        )
         return df.writeStream.format("noop").option("checkpointLocation", str(tmp_path / "chk")).start()
 
     found = drill_error_of(failure_of(start))
@@ -71,7 +72,9 @@ def test_file_event_options_that_cannot_work_fail_naming_them(
 def test_file_event_options_on_a_batch_read_fail_at_load(spark: SparkSession, tmp_path: Path) -> None:
     put(tmp_path / "in", "a.csv", csv("id", "1"), OLD)
     with pytest.raises(Exception) as raised:
-        spark.read.format("drill").option("fileEvents", "sqs").option("queueUrl", QUEUE).load(str(tmp_path / "in"))
+        spark.read.format("drill").option("fileEvents", "sqs").option("queueUrl", QUEUE).load(
+            str(tmp_path / "in")
+        )
     found = drill_error_of(raised.value)
     assert found is not None and found.condition == "SPARK_DRILL_UNSUPPORTED_OPTION"
     assert "fileEvents" in found.message and "queueUrl" in found.message
@@ -92,7 +95,11 @@ def test_allow_overwrites_on_a_listed_input(spark: SparkSession, tmp_path: Path,
             .load(str(src))
         )
         query = available_now(df, chk, out)
-        return source_metrics(query.lastProgress if isinstance(query.lastProgress, dict) else __import__("json").loads(query.lastProgress.json))
+        return source_metrics(
+            query.lastProgress
+            if isinstance(query.lastProgress, dict)
+            else __import__("json").loads(query.lastProgress.json)
+        )
 
     run()
     # a.csv is rewritten (new length and time); b.csv is touched to a new time only.

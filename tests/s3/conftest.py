@@ -270,7 +270,9 @@ class Events:
             QueueUrl=self.queue_url,
             AttributeNames=["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"],
         )["Attributes"]
-        return int(attributes["ApproximateNumberOfMessages"]), int(attributes["ApproximateNumberOfMessagesNotVisible"])
+        return int(attributes["ApproximateNumberOfMessages"]), int(
+            attributes["ApproximateNumberOfMessagesNotVisible"]
+        )
 
 
 @pytest.fixture

@@ -5,8 +5,8 @@ a JVM of its own, until it is killed or its time is up.
 
 The stream reads the CSV objects under INPUT (an s3a:// URL; schema `id INT, v STRING`, header) with
 `fileEvents=sqs` from QUEUE_URL (visibility 2 s, so a killed run's messages come back fast), two files per
-micro-batch, into Parquet files at OUT, a micro-batch every 100 ms; each file is archived under ARCHIVE one second
-after its micro-batch committed (`cleanSource=archive`). S3A and SQS are reached at ENDPOINT (moto);
+micro-batch, into Parquet files at OUT, a micro-batch every 100 ms; each file is archived under ARCHIVE one
+second after its micro-batch committed (`cleanSource=archive`). S3A and SQS are reached at ENDPOINT (moto);
 JARS is the S3A classpath. Prints `RUNNING` once the query has started and `FAILED <error>` when it does not
 start or stops with an error (then exits 1). Exits by itself after SECONDS: a bound, the test kills it sooner.
 """
@@ -19,7 +19,7 @@ import sys
 import spark_drill as sd
 
 sys.path.insert(0, os.path.dirname(__file__))
-from conftest import s3a_settings  # noqa: E402
+from conftest import s3a_settings
 
 
 def one_line(e: object) -> str:

@@ -40,7 +40,9 @@ def body(bucket: str, key: str, size: int = 1, name: str = "ObjectCreated:Put") 
 
 def sns(message: str) -> str:
     """The same, as an SNS topic delivers it to a queue it feeds."""
-    return json.dumps({"Type": "Notification", "TopicArn": "arn:aws:sns:us-east-1:123456789012:t", "Message": message})
+    return json.dumps(
+        {"Type": "Notification", "TopicArn": "arn:aws:sns:us-east-1:123456789012:t", "Message": message}
+    )
 
 
 def put(tree: Tree, key: str, *ids: int) -> None:
@@ -85,7 +87,9 @@ def ids(spark: SparkSession, run: Path) -> list[int]:
     return sorted(r.id for r in spark.read.schema(SCHEMA).parquet(str(run / "out")).collect())
 
 
-def until(spark: SparkSession, query: StreamingQuery, run: Path, want: list[int], timeout_s: float = 60) -> list[int]:
+def until(
+    spark: SparkSession, query: StreamingQuery, run: Path, want: list[int], timeout_s: float = 60
+) -> list[int]:
     """Processes what is there until the sink holds `want` (sorted), or the timeout passes."""
     deadline = time.monotonic() + min(timeout_s, QUERY_TIMEOUT_S)
     while True:
@@ -120,9 +124,12 @@ def test_after_the_first_listing_new_files_come_from_events_with_no_listing(
         assert until(spark, query, tmp_path, [1, 2, 3, 4, 5, 6]) == [1, 2, 3, 4, 5, 6]
         assert list_requests(spark, tree) == lists_before, "a trigger listed the bucket"
         metrics = [source_metrics(p) for p in progress(query)]
-        assert {"numEventsReceived", "numEventsIgnored", "numFilesFoundByBackfill", "approximateQueueSize"} <= set(
-            metrics[-1]
-        )
+        assert {
+            "numEventsReceived",
+            "numEventsIgnored",
+            "numFilesFoundByBackfill",
+            "approximateQueueSize",
+        } <= set(metrics[-1])
         assert total(query, "numEventsReceived") >= 4  # the test event and the four puts
         # Every message is deleted once its file's micro-batch committed.
         assert wait_for(lambda: events.counts() == (0, 0)), events.counts()
@@ -187,7 +194,9 @@ def test_a_lost_event_is_read_by_the_backfill(
     put(tree, "in/lost.csv", 2)
     taken = []
     for _ in range(10):
-        for m in events.sqs.receive_message(QueueUrl=events.queue_url, MaxNumberOfMessages=10).get("Messages", []):
+        for m in events.sqs.receive_message(QueueUrl=events.queue_url, MaxNumberOfMessages=10).get(
+            "Messages", []
+        ):
             events.sqs.delete_message(QueueUrl=events.queue_url, ReceiptHandle=m["ReceiptHandle"])
             taken.append(m["Body"])
     assert any("lost.csv" in b for b in taken), taken
@@ -298,7 +307,14 @@ def test_an_archive_directory_under_the_input_is_refused_at_start(
     put(tree, "in/a.csv", 1)
     query = None
     try:
-        query = start(spark, tree, events, tmp_path, clean_source="archive", clean_source_archive_dir=tree.url("in/archive/"))
+        query = start(
+            spark,
+            tree,
+            events,
+            tmp_path,
+            clean_source="archive",
+            clean_source_archive_dir=tree.url("in/archive/"),
+        )
         query.awaitTermination(QUERY_TIMEOUT_S)
         raise AssertionError("the stream did not fail")
     except Exception as e:

@@ -3,10 +3,10 @@
 random moments while objects keep landing, and restarted on the same checkpoint. A kill can fall between a
 micro-batch's commit and the deletion of its messages, while messages are received but not yet logged, or
 while a batch is logged and not yet committed: the queue then delivers those messages again (after the
-2 s visibility), and the file log must drop what was read. The stream archives each file a second after its
-micro-batch committed (`cleanSource=archive`), so kills also fall in the middle of cleaning. At the end a run in
-this session drains the rest: the Parquet sink must hold every row exactly once, the queue must be empty, every
-file must be archived (and none before its commit), the input left empty.
+2 s visibility), and the file log must drop what was read. The stream archives each file a second after
+its micro-batch committed (`cleanSource=archive`), so kills also fall in the middle of cleaning. At the end a
+run in this session drains the rest: the Parquet sink must hold every row exactly once, the queue must be
+empty, every file must be archived (and none before its commit), the input left empty.
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from pathlib import Path
 
 import pytest
 from pyspark.sql import SparkSession
+from test_s3_stream_events import SCHEMA, start, until
 
 from conftest import Events, Tree, s3_jars
-from test_s3_stream_events import SCHEMA, start, until
 
 pytestmark = pytest.mark.slow
 
@@ -104,7 +104,12 @@ def test_kill_9_with_file_events_at_random_moments_every_row_once_and_the_queue_
     # The drain: this session, the same checkpoint and sink, until every id is there.
     run = tmp_path
     query = start(
-        spark, tree, events, run, clean_source="archive", clean_source_archive_dir=tree.url("archive/"),
+        spark,
+        tree,
+        events,
+        run,
+        clean_source="archive",
+        clean_source_archive_dir=tree.url("archive/"),
         clean_source_retention="1s",
     )
     try:
@@ -134,4 +139,6 @@ def test_kill_9_with_file_events_at_random_moments_every_row_once_and_the_queue_
         assert r.commit_time is not None and r.archive_time is not None, r
         # Never before its commit, and the retention passed.
         assert (r.archive_time - r.commit_time).total_seconds() >= 1, r
-    assert sorted(r.id for r in spark.read.schema(SCHEMA).parquet(str(run / "out")).collect()) == expected(files)
+    assert sorted(r.id for r in spark.read.schema(SCHEMA).parquet(str(run / "out")).collect()) == expected(
+        files
+    )

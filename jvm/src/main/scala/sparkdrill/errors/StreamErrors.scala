@@ -94,13 +94,19 @@ trait StreamErrors {
     )
 
   def fileEventsNeedQueueUrl(): DrillException =
-    fileEvents(Seq("fileEvents", "queueUrl"), "fileEvents=sqs reads the queue named by option 'queueUrl', which is not set")
+    fileEvents(
+      Seq("fileEvents", "queueUrl"),
+      "fileEvents=sqs reads the queue named by option 'queueUrl', which is not set"
+    )
 
   def optionNeedsFileEvents(names: Seq[String]): DrillException =
     fileEvents(names, "these options are for file events: set fileEvents=sqs too, or leave them out")
 
   def badQueueUrl(url: String, why: String): DrillException =
-    fileEvents(Seq("queueUrl"), s"'$url' is not a queue URL ($why), e.g. https://sqs.us-east-1.amazonaws.com/123456789012/events")
+    fileEvents(
+      Seq("queueUrl"),
+      s"'$url' is not a queue URL ($why), e.g. https://sqs.us-east-1.amazonaws.com/123456789012/events"
+    )
 
   def fileEventsNeedObjectStore(path: String): DrillException =
     fileEvents(
@@ -118,7 +124,7 @@ trait StreamErrors {
   def badQueueVisibilityTimeout(millis: Long): OptionException =
     new OptionException(
       ErrorClasses.BadOptionValue,
-      s"option 'queueVisibilityTimeout' must be from 1s to 12h (SQS's bounds), got ${millis} ms",
+      s"option 'queueVisibilityTimeout' must be from 1s to 12h (SQS's bounds), got $millis ms",
       "queueVisibilityTimeout",
       Some(s"${millis}ms")
     )
@@ -126,7 +132,7 @@ trait StreamErrors {
   def badBackfillInterval(millis: Long): OptionException =
     new OptionException(
       ErrorClasses.BadOptionValue,
-      s"option 'backfillInterval' must be a positive duration (1d, 6h), got ${millis} ms",
+      s"option 'backfillInterval' must be a positive duration (1d, 6h), got $millis ms",
       "backfillInterval",
       Some(s"${millis}ms")
     )

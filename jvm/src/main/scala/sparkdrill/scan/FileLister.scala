@@ -176,7 +176,9 @@ private[sparkdrill] object FileLister {
           val text = file.toString
           // Under the root; below a glob, the file or one of its directories must match it.
           val matched = text.startsWith(rootText) && glob.forall { g =>
-            Iterator.iterate(file)(_.getParent).takeWhile(p => p != null && p.toString.length >= rootText.length - 1)
+            Iterator
+              .iterate(file)(_.getParent)
+              .takeWhile(p => p != null && p.toString.length >= rootText.length - 1)
               .exists(p => g.matches(p.toString))
           }
           if (!matched) None
@@ -185,7 +187,10 @@ private[sparkdrill] object FileLister {
             val wanted = !hidden(name) && !dirs.exists(hidden) && nameFilter.forall(_.accept(file)) &&
               modifiedBefore.forall(time < _) && modifiedAfter.forall(time > _)
             if (!wanted) None
-            else FormatRegistry.forFile(name, options).map(p => ScanFile(text, status.getLen, time, dirs, p.name))
+            else
+              FormatRegistry
+                .forFile(name, options)
+                .map(p => ScanFile(text, status.getLen, time, dirs, p.name))
           }
         }
         .take(1)

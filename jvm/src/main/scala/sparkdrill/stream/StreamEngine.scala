@@ -42,7 +42,6 @@ private[sparkdrill] final class StreamEngine(
   private val relative = new sparkdrill.stream.state.StreamPaths.Relative(root)
   private val checkpointPath = new Path(checkpoint)
 
-
   // A DataFrame built on an older version than schemaLocation holds would read new files under the old
   // schema: refused before the query takes the lease or reads anything.
   if (!definition.definedByUser)
@@ -70,7 +69,15 @@ private[sparkdrill] final class StreamEngine(
       case None => listing
       case Some(queue) =>
         try
-          EventSources.open(definition, queue, own, session, listing, state.stateDir, p => state.contains(relative(p)))
+          EventSources.open(
+            definition,
+            queue,
+            own,
+            session,
+            listing,
+            state.stateDir,
+            p => state.contains(relative(p))
+          )
         catch {
           case e: Throwable =>
             state.close()

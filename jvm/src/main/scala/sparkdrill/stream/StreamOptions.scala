@@ -217,7 +217,9 @@ private[sparkdrill] object QueueSettings {
     val parsed =
       try new java.net.URI(url)
       catch { case e: java.net.URISyntaxException => throw DrillErrors.badQueueUrl(url, e.getReason) }
-    if (parsed.getScheme == null || parsed.getHost == null || parsed.getPath == null || parsed.getPath.length < 2)
+    if (
+      parsed.getScheme == null || parsed.getHost == null || parsed.getPath == null || parsed.getPath.length < 2
+    )
       throw DrillErrors.badQueueUrl(url, "it needs a scheme, a host and the queue's path")
     parsed
   }
@@ -285,7 +287,9 @@ private[sparkdrill] object StreamSettings {
       fileEvents = options(FileEvents) match {
         case "off" =>
           val needEvents =
-            Seq(QueueUrl, QueueRegion, QueueEndpoint, QueueVisibilityTimeout, BackfillInterval).filter(options.isSet)
+            Seq(QueueUrl, QueueRegion, QueueEndpoint, QueueVisibilityTimeout, BackfillInterval).filter(
+              options.isSet
+            )
           if (needEvents.nonEmpty) throw DrillErrors.optionNeedsFileEvents(needEvents.map(_.name))
           None
         case _ =>
@@ -294,7 +298,14 @@ private[sparkdrill] object StreamSettings {
           val visibility = options(QueueVisibilityTimeout)
           if (visibility < 1000L || visibility > 12L * 3600 * 1000)
             throw DrillErrors.badQueueVisibilityTimeout(visibility)
-          Some(QueueSettings(url, options.get(QueueRegion), options.get(QueueEndpoint), (visibility / 1000).toInt))
+          Some(
+            QueueSettings(
+              url,
+              options.get(QueueRegion),
+              options.get(QueueEndpoint),
+              (visibility / 1000).toInt
+            )
+          )
       },
       backfillIntervalMillis = options.get(BackfillInterval),
       allowOverwrites = options(AllowOverwrites),

@@ -140,7 +140,9 @@ private[sparkdrill] final class EventSource(
     }
     foundByBackfill += found
     if (found > 0)
-      log.warn(s"spark-drill: the backfill listing of ${definition.path} found $found files no event announced")
+      log.warn(
+        s"spark-drill: the backfill listing of ${definition.path} found $found files no event announced"
+      )
     lastCount = listing.lastCount
     lastListing = Some(now)
     unsavedListing = Some(now)
@@ -163,12 +165,15 @@ private[sparkdrill] final class EventSource(
       val selected = eligible(statuses.values.toSeq).map(f => f.path -> f).toMap
       val nothingToRead = Seq.newBuilder[String]
       named.foreach { case (m, paths) =>
-        val files = paths.flatMap(p => statuses.get(p).flatMap(s => selected.get(s.getPath.toString))).distinct
+        val files =
+          paths.flatMap(p => statuses.get(p).flatMap(s => selected.get(s.getPath.toString))).distinct
         eventsIgnored += paths.size - files.size
         if (files.isEmpty) nothingToRead += m.handle
         else {
           received(m.handle) = new Received(files.size, -1L, now)
-          files.foreach(f => waiting.getOrElseUpdate(f.path, new Waiting(f, fromListing = false)).handles += m.handle)
+          files.foreach(f =>
+            waiting.getOrElseUpdate(f.path, new Waiting(f, fromListing = false)).handles += m.handle
+          )
         }
       }
       val done = nothingToRead.result()
@@ -191,7 +196,9 @@ private[sparkdrill] final class EventSource(
       case EventMessage.Unknown(reason) =>
         eventsReceived += 1
         eventsIgnored += 1
-        log.warn(s"spark-drill: a message on the queue of ${definition.path} is not a file event ($reason): deleted")
+        log.warn(
+          s"spark-drill: a message on the queue of ${definition.path} is not a file event ($reason): deleted"
+        )
         Nil
     }
 

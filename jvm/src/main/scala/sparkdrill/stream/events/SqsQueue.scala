@@ -111,7 +111,9 @@ private[sparkdrill] object SqsQueue {
       .orElse(regionOfHost(url.getHost))
       .orElse(s3a("endpoint.region"))
       .getOrElse("us-east-1")
-    val endpointUri = endpoint.map(URI.create).getOrElse(new URI(url.getScheme, null, url.getHost, url.getPort, null, null, null))
+    val endpointUri = endpoint
+      .map(URI.create)
+      .getOrElse(new URI(url.getScheme, null, url.getHost, url.getPort, null, null, null))
     val credentials: AwsCredentialsProvider = (s3a("access.key"), s3a("secret.key")) match {
       case (Some(access), Some(secret)) =>
         StaticCredentialsProvider.create(s3a("session.token") match {

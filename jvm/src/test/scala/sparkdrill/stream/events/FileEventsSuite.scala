@@ -18,9 +18,16 @@ class FileEventsSuite extends AnyFunSuite with TestFiles {
        |  "s3": {"bucket": {"name": "$bucket"}, "object": {"key": "$key", "size": 42, "eTag": "x"}}}""".stripMargin
 
   test("S3's body: each record's bucket, decoded key, event name and size") {
-    FileEvents.parse(s3(record("in/a.csv"), record("in/d/b.csv", "ObjectCreated:CompleteMultipartUpload"))) match {
+    FileEvents.parse(
+      s3(record("in/a.csv"), record("in/d/b.csv", "ObjectCreated:CompleteMultipartUpload"))
+    ) match {
       case EventMessage.Objects(events) =>
-        assert(events.map(e => (e.bucket, e.key, e.size)) == Seq(("landing", "in/a.csv", 42L), ("landing", "in/d/b.csv", 42L)))
+        assert(
+          events.map(e => (e.bucket, e.key, e.size)) == Seq(
+            ("landing", "in/a.csv", 42L),
+            ("landing", "in/d/b.csv", 42L)
+          )
+        )
         assert(events.forall(_.created))
       case other => fail(s"$other")
     }
@@ -35,7 +42,8 @@ class FileEventsSuite extends AnyFunSuite with TestFiles {
 
   test("an SNS notification wrapping S3's body is read as S3's body") {
     val inner = s3(record("in/a.csv")).replace("\"", "\\\"").replace("\n", " ")
-    val wrapped = s"""{"Type": "Notification", "MessageId": "m", "TopicArn": "arn:aws:sns:us-east-1:1:t", "Message": "$inner"}"""
+    val wrapped =
+      s"""{"Type": "Notification", "MessageId": "m", "TopicArn": "arn:aws:sns:us-east-1:1:t", "Message": "$inner"}"""
     FileEvents.parse(wrapped) match {
       case EventMessage.Objects(Seq(e)) => assert(e.key == "in/a.csv" && e.created)
       case other => fail(s"$other")
@@ -43,26 +51,31 @@ class FileEventsSuite extends AnyFunSuite with TestFiles {
   }
 
   test("S3's test event, plain or wrapped by SNS, is a test event") {
-    val test = """{"Service": "Amazon S3", "Event": "s3:TestEvent", "Time": "2026-12-02T10:00:00Z", "Bucket": "b"}"""
+    val test =
+      """{"Service": "Amazon S3", "Event": "s3:TestEvent", "Time": "2026-12-02T10:00:00Z", "Bucket": "b"}"""
     assert(FileEvents.parse(test) == EventMessage.TestEvent)
     val wrapped = s"""{"Type": "Notification", "Message": "${test.replace("\"", "\\\"")}"}"""
     assert(FileEvents.parse(wrapped) == EventMessage.TestEvent)
   }
 
   test("removals and other events are not created objects; foreign messages are unknown, with a reason") {
-    FileEvents.parse(s3(record("in/a.csv", "ObjectRemoved:Delete"), record("in/b.csv", "s3:ObjectCreated:Copy"))) match {
+    FileEvents.parse(
+      s3(record("in/a.csv", "ObjectRemoved:Delete"), record("in/b.csv", "s3:ObjectCreated:Copy"))
+    ) match {
       case EventMessage.Objects(events) => assert(events.map(_.created) == Seq(false, true))
       case other => fail(s"$other")
     }
-    Seq("not json", "[1, 2]", """{"hello": "world"}""", """{"Type": "Notification", "Message": "no"}""").foreach {
-      body =>
+    Seq("not json", "[1, 2]", """{"hello": "world"}""", """{"Type": "Notification", "Message": "no"}""")
+      .foreach { body =>
         FileEvents.parse(body) match {
           case EventMessage.Unknown(reason) => assert(reason.nonEmpty, body)
           case other => fail(s"$body: $other")
         }
-    }
+      }
     // A record without its key is left out; the others stay.
-    FileEvents.parse(s3("""{"eventName": "ObjectCreated:Put", "s3": {"bucket": {"name": "b"}}}""", record("in/c.csv"))) match {
+    FileEvents.parse(
+      s3("""{"eventName": "ObjectCreated:Put", "s3": {"bucket": {"name": "b"}}}""", record("in/c.csv"))
+    ) match {
       case EventMessage.Objects(events) => assert(events.map(_.key) == Seq("in/c.csv"))
       case other => fail(s"$other")
     }
@@ -88,8 +101,16 @@ class FileEventsSuite extends AnyFunSuite with TestFiles {
     )
     val conf = new Configuration()
     val fs = new Path("file:///").getFileSystem(conf)
-    val named = Seq("in/a.csv", "in/d/b.json", "in/.hidden.csv", "in/_tmp/c.csv", "in/d/.h/e.csv",
-      "in/notes.unknown", "other/f.csv", "in2/g.csv").map(rel => fs.getFileStatus(new Path("file:" + root.resolve(rel))))
+    val named = Seq(
+      "in/a.csv",
+      "in/d/b.json",
+      "in/.hidden.csv",
+      "in/_tmp/c.csv",
+      "in/d/.h/e.csv",
+      "in/notes.unknown",
+      "other/f.csv",
+      "in2/g.csv"
+    ).map(rel => fs.getFileStatus(new Path("file:" + root.resolve(rel))))
     def both(path: String, options: (String, String)*) = {
       val parsed = TableScan.parseOptions(options.toMap)
       val selected = FileLister.select(Seq(path), named, conf, parsed, ZoneOffset.UTC)
@@ -101,6 +122,8 @@ class FileEventsSuite extends AnyFunSuite with TestFiles {
     assert(both("file:" + root.resolve("in")) == Seq("/in/a.csv" -> Nil, "/in/d/b.json" -> Seq("d")))
     // dirN count from the glob's deepest plain directory, as in a listing.
     assert(both("file:" + root + "/in*/*.csv") == Seq("/in/a.csv" -> Seq("in"), "/in2/g.csv" -> Seq("in2")))
-    assert(both("file:" + root.resolve("in"), "pathGlobFilter" -> "*.json") == Seq("/in/d/b.json" -> Seq("d")))
+    assert(
+      both("file:" + root.resolve("in"), "pathGlobFilter" -> "*.json") == Seq("/in/d/b.json" -> Seq("d"))
+    )
   }
 }
