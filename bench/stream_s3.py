@@ -76,7 +76,7 @@ def start_moto() -> tuple[Any, str]:
 
 def put_objects(bucket: str, ids: Sequence[int]) -> None:
     """Objects `in/d=NNN/fNNNNNN.csv` through moto's backend, each with its notification (if configured)."""
-    from moto.core import DEFAULT_ACCOUNT_ID
+    from moto.core.models import DEFAULT_ACCOUNT_ID
     from moto.s3.models import s3_backends
 
     backend = s3_backends[DEFAULT_ACCOUNT_ID]["aws"]
@@ -85,8 +85,8 @@ def put_objects(bucket: str, ids: Sequence[int]) -> None:
 
 
 def clients(endpoint: str) -> tuple[Any, Any]:
-    import boto3
-    from botocore.config import Config
+    import boto3  # type: ignore[import-untyped]
+    from botocore.config import Config  # type: ignore[import-untyped]
 
     common = {
         "endpoint_url": endpoint,
