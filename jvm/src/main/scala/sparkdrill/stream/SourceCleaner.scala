@@ -14,9 +14,14 @@ import org.slf4j.LoggerFactory
 import sparkdrill.stream.state._
 
 /** `cleanSource` (SPEC 11.1): moves under `cleanSourceArchiveDir`, or deletes, each file the stream read once
-  * the micro-batch that read it has committed and `cleanSourceRetention` has passed since. Called by the
-  * engine once per trigger, on the micro-batch thread, under the state's lease; a call does at most
-  * [[SourceCleaner.MaxFilesPerCall]] files, so a backlog of months does not hold up a trigger.
+  * the micro-batch that read it has committed and `cleanSourceRetention` has passed since. The work goes in
+  * rounds of at most [[SourceCleaner.MaxFilesPerRound]] files, each in three steps, so that no trigger waits
+  * for an object store's renames (CleaningBetweenTriggers runs them):
+  *  - [[nextRound]], on the micro-batch thread under the state's lease: reads the file log (no request to the
+  *    input) and writes the round's plan;
+  *  - [[act]], on a thread of its own: looks at each file and moves or deletes it; it touches only the input
+  *    and archive file systems, never the state;
+  *  - [[record]], on the micro-batch thread again: writes the round as done.
   *
   * conditions for cleaning a file:
   *  - its batch committed (the file log's commit markers and tiers say when) at least the retention ago;
@@ -26,8 +31,7 @@ import sparkdrill.stream.state._
   *    later batch may have read, and whose own entry cleans it) and is passed by
   *  - archive only: it lies under the input root, whose relative path it keeps under the archive directory
   *
-  * Every round is planned durably before a file moves, and recorded after (CleanLog); a run that finds a plan
-  * a crash left finishes it first.
+  * A plan a crash (or a stop in the middle of a round) left is the first round of the next run.
   */
 private[sparkdrill] final class SourceCleaner(
     settings: CleanSettings,
@@ -39,6 +43,8 @@ private[sparkdrill] final class SourceCleaner(
   import SourceCleaner._
 
   private val (stateFs, layout, writer) = state.storage
+  // `act` writes plans from its own thread, with a writer of its own.
+  private val planWriter = new StateWriter(stateFs)
   private val inputFs: FileSystem = new Path(root).getFileSystem(conf)
   private val archive: Option[(FileSystem, Path)] = settings.archiveDir.map { d =>
     val fs = new Path(d).getFileSystem(conf)
@@ -46,54 +52,111 @@ private[sparkdrill] final class SourceCleaner(
   }
   private val mode = if (settings.mode == CleanMode.Archive) CleanLog.Archive else CleanLog.Delete
 
-  /** Files moved to the archive, and deleted, by this run (plans a crash left included). */
+  /** Files moved to the archive, and deleted, by this run (plans a crash left included), as recorded. */
   var archived = 0L
   var deleted = 0L
 
   private var (position, lastRound) = CleanLog.position(stateFs, layout)
-  finishPlans()
-  // The legacy time is taken once and kept: taken again at each call it would move on with every commit.
-  private val legacy: Option[(Long, Long)] = position.legacy.orElse(state.newestCommit)
-  if (position.legacy.isEmpty && legacy.isDefined) {
-    val round = lastRound + 1
-    CleanLog.writeDone(writer, layout, round, position.copy(legacy = legacy, records = Nil))
-    position = position.copy(legacy = legacy, records = Nil)
-    lastRound = round
+  // Plans never finished: those already recorded only need deleting; the rest come first.
+  private val pending: mutable.Queue[(Long, CleanRound)] = {
+    val (recorded, left) = CleanLog.pending(stateFs, layout).partition(_._1 <= lastRound)
+    recorded.foreach { case (round, _) => writer.delete(layout.cleaningFile(round)) }
+    mutable.Queue(left: _*)
   }
+  // The legacy time is taken once, at the start, and kept: taken again at each round it would move on with
+  // every commit. The first new round writes it.
+  private val legacy: Option[(Long, Long)] = position.legacy.orElse(state.newestCommit)
+  private var legacyKept = position.legacy.isDefined || legacy.isEmpty
   // The log's files past the cursor, read ahead: a round should not decode a tier from its start each time.
   private val ahead = mutable.Queue.empty[StateEntry]
   private var readThrough = -1L // the last committed batch when `ahead` was filled and came back short
 
-  /** One round: the files whose time has come, up to [[MaxFilesPerCall]], from where the last round stopped. */
-  def run(now: Long): Unit = {
-    // Another query that took the lease over owns the input's cleaning now: this one moves nothing more.
-    state.checkWritable()
-    val planned = Vector.newBuilder[CleanRecord]
-    var cursor = position.cursor
-    var examined = 0
-    var more = true
-    while (more && examined < MaxFilesPerCall) {
-      if (ahead.isEmpty) fill(cursor)
-      if (ahead.isEmpty) more = false
-      else {
-        val e = ahead.head
-        commitTime(e) match {
-          case Some(t) if now - t >= settings.retentionMillis =>
-            ahead.dequeue()
-            examined += 1
-            cursor = CleanCursor(e.file.batchId, e.index + 1)
-            plan(e).foreach(planned += _)
-          case _ => more = false
+  /** The next round: a plan a crash left, else the files whose time has come, up to
+    * [[MaxFilesPerRound]], from where the last round stopped. None: nothing to do yet. Micro-batch thread.
+    */
+  def nextRound(now: Long): Option[CleanerRound] =
+    if (pending.nonEmpty) {
+      val (round, plan) = pending.dequeue()
+      Some(CleanerRound(round, plan, resumed = true))
+    } else {
+      // Another query that took the lease over owns the input's cleaning now: this one plans nothing more.
+      state.checkWritable()
+      if (!legacyKept) {
+        val round = lastRound + 1
+        position = position.copy(legacy = legacy, records = Nil)
+        CleanLog.writeDone(writer, layout, round, position)
+        lastRound = round
+        legacyKept = true
+      }
+      val planned = Vector.newBuilder[CleanRecord]
+      var cursor = position.cursor
+      var examined = 0
+      var more = true
+      while (more && examined < MaxFilesPerRound) {
+        if (ahead.isEmpty) fill(cursor)
+        if (ahead.isEmpty) more = false
+        else {
+          val e = ahead.head
+          commitTime(e) match {
+            case Some(t) if now - t >= settings.retentionMillis =>
+              ahead.dequeue()
+              examined += 1
+              cursor = CleanCursor(e.file.batchId, e.index + 1)
+              plan(e).foreach(planned += _)
+            case _ => more = false
+          }
         }
       }
+      if (cursor == position.cursor) None
+      else Some(CleanerRound(lastRound + 1, CleanRound(cursor, legacy, planned.result()), resumed = false))
     }
-    if (cursor != position.cursor) {
-      val round = lastRound + 1
-      val plan = CleanRound(cursor, legacy, planned.result())
-      if (plan.records.nonEmpty) CleanLog.writePlan(writer, layout, round, plan)
-      finish(round, plan, now, resumed = false)
+
+  /** Moves or deletes a round's files, asking `proceed` before each (false: stop, the plan stays for the next
+    * run). A new round first settles its archive targets and writes its plan. The records acted on, with
+    * their times; None when stopped. Any thread: it reads and writes the state only through its own plan.
+    */
+  def act(round: CleanerRound, proceed: () => Boolean): Option[Vector[CleanRecord]] = {
+    val records =
+      if (round.resumed) round.plan.records
+      else {
+        val settled = Vector.newBuilder[CleanRecord]
+        val each = round.plan.records.iterator
+        while (each.hasNext) {
+          if (!proceed()) return None
+          val r = each.next()
+          settled += r.copy(archivePath = r.archivePath.map(archiveTarget(_, r.batchId)))
+        }
+        val plan = round.plan.copy(records = settled.result())
+        if (plan.records.nonEmpty) CleanLog.writePlan(planWriter, layout, round.number, plan)
+        plan.records
+      }
+    val done = Vector.newBuilder[CleanRecord]
+    val made = mutable.Set.empty[Path] // archive directories this round made: on S3 a mkdirs is requests
+    val each = records.iterator
+    while (each.hasNext) {
+      if (!proceed()) return None
+      actOn(each.next(), round.resumed, made).foreach(done += _)
     }
+    Some(done.result())
   }
+
+  /** Writes a round `act` finished as done. Micro-batch thread. */
+  def record(round: CleanerRound, done: Vector[CleanRecord]): Unit = {
+    CleanLog.writeDone(writer, layout, round.number, round.plan.copy(records = done))
+    done.foreach(r => if (r.mode == CleanLog.Archive) archived += 1 else deleted += 1)
+    position = round.plan.copy(records = Nil)
+    lastRound = round.number
+  }
+
+  /** A round `act` could not finish (it failed): it is tried again at the next call of [[nextRound]], a
+    * crashed run's plan as it is, a new round planned again from the cursor of the last one recorded.
+    */
+  def abandon(round: CleanerRound): Unit =
+    if (round.resumed) pending.prepend(round.number -> round.plan)
+    else {
+      ahead.clear()
+      readThrough = -1L
+    }
 
   private def fill(cursor: CleanCursor): Unit = {
     val committed = state.lastCommittedBatchId
@@ -113,57 +176,56 @@ private[sparkdrill] final class SourceCleaner(
        else None)
         .orElse(state.commitTimeOf(e.file.batchId))
 
-  // What to do with one entry whose time has come: None to pass it by.
+  // What to do with one entry whose time has come: None to pass it by. No request to the input: whether the
+  // file is still the version read is looked at when acting.
   private def plan(e: StateEntry): Option[CleanRecord] = {
     val f = e.file
     if (!includeExisting && f.batchId == 0L) return None // logged unread at the first start
-    val source = new Path(StreamPaths.resolve(root, f.path))
-    if (!unchanged(status(inputFs, source), f.length, f.modificationTime)) return None
     val target = archive match {
       case None => Some(None)
-      case Some((fs, dir)) =>
+      case Some((_, dir)) =>
         StreamPaths.underRoot(f.path) match {
           case None =>
+            val source = StreamPaths.resolve(root, f.path)
             log.warn(
               s"spark-drill: cleanSource=archive leaves $source in place: it is not under the input $root"
             )
             None
-          case Some(relative) =>
-            val plain = new Path(dir, relative)
-            Some(Some((if (fs.exists(plain)) withBatch(plain, f.batchId) else plain).toString))
+          case Some(relative) => Some(Some(new Path(dir, relative).toString))
         }
     }
     target.map(t => CleanRecord(f.path, f.batchId, f.length, f.modificationTime, mode, t, None))
   }
 
-  // Acts on a round's plan and records it. Resumed (a plan a crash left): a file already gone from its place
-  // was moved or deleted before the crash, and is recorded (for an archive, only when its target is there).
-  private def finish(round: Long, plan: CleanRound, now: Long, resumed: Boolean): Unit = {
-    val done = plan.records.flatMap { r =>
-      val source = new Path(StreamPaths.resolve(root, r.path))
-      try {
-        val there = status(inputFs, source)
-        val acted =
-          if (unchanged(there, r.length, r.modificationTime)) { act(source, r); true }
-          else if (there.isEmpty && resumed)
-            r.archivePath.forall(t => archive.exists { case (fs, _) => fs.exists(new Path(t)) })
-          else false
-        if (acted) {
-          if (r.mode == CleanLog.Archive) archived += 1 else deleted += 1
-          Some(r.copy(at = Some(now)))
-        } else None
-      } catch {
-        case NonFatal(e) =>
-          log.warn(s"spark-drill: cleanSource could not ${r.mode} $source; it stays in place", e)
-          None
-      }
+  // Acts on one planned file. Resumed (a plan a crash left): a file already gone from its place was moved or
+  // deleted before the crash, and is recorded (for an archive, only when its target is there).
+  private def actOn(r: CleanRecord, resumed: Boolean, made: mutable.Set[Path]): Option[CleanRecord] = {
+    val source = new Path(StreamPaths.resolve(root, r.path))
+    try {
+      val there = status(inputFs, source)
+      val acted =
+        if (unchanged(there, r.length, r.modificationTime)) { move(source, r, made); true }
+        else if (there.isEmpty && resumed)
+          r.archivePath.forall(t => archive.exists { case (fs, _) => fs.exists(new Path(t)) })
+        else false
+      if (acted) Some(r.copy(at = Some(System.currentTimeMillis()))) else None
+    } catch {
+      case NonFatal(e) =>
+        log.warn(s"spark-drill: cleanSource could not ${r.mode} $source; it stays in place", e)
+        None
     }
-    CleanLog.writeDone(writer, layout, round, plan.copy(records = done))
-    position = plan
-    lastRound = round
   }
 
-  private def act(source: Path, r: CleanRecord): Unit = r.archivePath match {
+  // The archive path for a file planned to `plain`: `plain`, or, when another version is there already, its
+  // name with the batch.
+  private def archiveTarget(plain: String, batch: Long): String = {
+    val (fs, _) =
+      archive.getOrElse(throw DrillErrors.internal("an archive plan without cleanSourceArchiveDir"))
+    val p = new Path(plain)
+    (if (fs.exists(p)) withBatch(p, batch) else p).toString
+  }
+
+  private def move(source: Path, r: CleanRecord, made: mutable.Set[Path]): Unit = r.archivePath match {
     case None =>
       if (!inputFs.delete(source, false) && inputFs.exists(source))
         throw DrillErrors.internal(s"could not delete $source")
@@ -171,7 +233,7 @@ private[sparkdrill] final class SourceCleaner(
       val (fs, _) =
         archive.getOrElse(throw DrillErrors.internal("an archive plan without cleanSourceArchiveDir"))
       val target = new Path(t)
-      fs.mkdirs(target.getParent)
+      if (made.add(target.getParent)) fs.mkdirs(target.getParent)
       // One file system: a rename. Two (HDFS to S3): a copy, then the source is deleted; a crash in between
       // leaves the source, and the plan copies it again over the partial target.
       if (fs.getUri == inputFs.getUri) {
@@ -180,26 +242,22 @@ private[sparkdrill] final class SourceCleaner(
       } else if (!FileUtil.copy(inputFs, source, fs, target, true, true, conf))
         throw DrillErrors.internal(s"could not copy $source to $target")
   }
-
-  // Plans a crash left: finished (a plan whose round is already recorded only needs deleting).
-  private def finishPlans(): Unit =
-    CleanLog.pending(stateFs, layout).foreach { case (round, plan) =>
-      if (round <= lastRound) writer.delete(layout.cleaningFile(round))
-      else finish(round, plan, System.currentTimeMillis(), resumed = true)
-    }
 }
+
+/** A round of cleaning: its number, its plan, and whether a crashed run planned it. */
+private[sparkdrill] final case class CleanerRound(number: Long, plan: CleanRound, resumed: Boolean)
 
 private[sparkdrill] object SourceCleaner {
   private val log = LoggerFactory.getLogger(classOf[SourceCleaner])
 
-  /** Files looked at per call (per trigger). A look is a `getFileStatus` and a rename or delete: about a
-    * thousand cost a few seconds on an object store, as much as a trigger's listing, and the plan that records
-    * them stays a few tens of kilobytes. A backlog drains at this rate per trigger.
+  /** Files per round. Rounds run one at a time, a new one planned at a trigger's start once the last is
+    * recorded, so a backlog drains at most this many files per trigger; the plan that holds them stays a few
+    * tens of kilobytes.
     */
-  val MaxFilesPerCall = 1000
+  val MaxFilesPerRound = 1000
 
   // Entries read ahead from the file log per read.
-  private val ReadAhead = 10 * MaxFilesPerCall
+  private val ReadAhead = 10 * MaxFilesPerRound
 
   private def status(fs: FileSystem, p: Path): Option[FileStatus] =
     try Some(fs.getFileStatus(p))

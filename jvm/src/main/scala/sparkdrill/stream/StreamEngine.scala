@@ -90,6 +90,7 @@ private[sparkdrill] final class StreamEngine(
     case c if c.mode == CleanMode.Off => None
     case c => Some(new SourceCleaner(c, root, state, includeExisting, conf))
   }
+  private val cleaning = cleaner.map(new CleaningBetweenTriggers(_))
   private val firstSeen = new FirstSeen
 
   // The files of the batches this run logged, and what admission found in them, so that planning
@@ -125,8 +126,8 @@ private[sparkdrill] final class StreamEngine(
     // next offset only once the batch ending at `start` is in its commit log (after a restart, too: it runs
     // the batch its commit log lacks first), so `start` is committed here.
     if (start > state.lastCommittedBatchId && start <= state.lastBatchId) commit(start)
-    // Between two micro-batches: the files whose batches committed long enough ago are archived or deleted.
-    cleaner.foreach(_.run(System.currentTimeMillis()))
+    // The files whose batches committed long enough ago are archived or deleted, but not while a trigger runs.
+    cleaning.foreach(_.triggerStarts(System.currentTimeMillis()))
     val next = start + 1
     // Logged before a crash but never in Spark's offset log: that batch is the next one, as logged.
     if (state.lastBatchId >= next) return next
@@ -171,8 +172,10 @@ private[sparkdrill] final class StreamEngine(
     // What the log held already (read before, changed or not) is done with, for a source that must know.
     val kept = (waiting ++ taken).map(_.path).toSet
     source.passedOver(offered.filterNot(f => kept(f.path)), state.lastBatchId, state.lastCommittedBatchId)
-    if (taken.isEmpty) start
-    else {
+    if (taken.isEmpty) {
+      cleaning.foreach(_.triggerEnds())
+      start
+    } else {
       state.logBatch(next, taken.map(f => tracked(f, next, now, firstSeen.take(f.path, now))))
       logged(next) = taken.toIndexedSeq
       schemas.foreach(d => discovered(next) = keep(d, taken.map(_.path).toSet))
@@ -267,11 +270,16 @@ private[sparkdrill] final class StreamEngine(
   }
 
   def stop(): Unit =
-    try source.close()
-    finally state.close()
+    try cleaning.foreach(_.close())
+    finally
+      try source.close()
+      finally state.close()
 
-  /** `StreamingQueryProgress.sources[].metrics` after the micro-batch `consumed` (-1: none yet). */
+  /** `StreamingQueryProgress.sources[].metrics` after the micro-batch `consumed` (-1: none yet). Spark asks
+    * once a trigger is over, so cleaning goes on from here.
+    */
   def metrics(consumed: Long): Map[String, String] = {
+    cleaning.foreach(_.triggerEnds())
     // Once per micro-batch: a trigger that found nothing new reports the same consumed offset again.
     val inBatch = planned match {
       case Some((_, to, plan)) if to == consumed && consumed != reportedBatch =>

@@ -15,8 +15,9 @@ import sparkdrill.scan.{SchemaDiscovery, SplitPlanner, TableScan}
 import sparkdrill.stream.state._
 
 /** `cleanSource` (SPEC 11.1) on the real engine and real local files, triggers driven as Spark drives them
-  * (latestBatch, plan, commit): when a file is archived or deleted, where it goes, what the state records,
-  * and what a crash in the middle of a round leaves to the next run.
+  * (latestBatch, plan, commit, metrics): when a file is archived or deleted, where it goes, what the state
+  * records, what a crash in the middle of a round leaves to the next run, and that a round waits while a
+  * trigger runs.
   */
 class CleanSourceSuite extends AnyFunSuite with TestFiles {
   private val conf = new Configuration()
@@ -70,6 +71,26 @@ class CleanSourceSuite extends AnyFunSuite with TestFiles {
     end
   }
 
+  // Polls `condition` for up to 30 s, asking for the metrics as Spark does once a trigger is over (which
+  // records a round that finished): a round runs on a thread of its own.
+  private def until(e: StreamEngine, what: String)(condition: => Boolean): Unit = {
+    val deadline = System.nanoTime() + 30L * 1000000000L
+    while ({ e.metrics(-1); !condition }) {
+      if (System.nanoTime() > deadline) fail(s"$what: not within 30 s")
+      Thread.sleep(20)
+    }
+  }
+
+  // Idle triggers, as Spark runs them, until `condition` holds (at most 30 s): a trigger plans the next round
+  // once the last is recorded.
+  private def triggersUntil(e: StreamEngine, start: Long, what: String)(condition: => Boolean): Unit = {
+    val deadline = System.nanoTime() + 30L * 1000000000L
+    while ({ e.latestBatch(start, 1000, Long.MaxValue); e.metrics(start); !condition }) {
+      if (System.nanoTime() > deadline) fail(s"$what: not within 30 s")
+      Thread.sleep(20)
+    }
+  }
+
   private def stateFs = new HPath(checkpoint).getFileSystem(conf)
   private def layout = new StateLayout(stateFs.makeQualified(StreamState.dirFor(new HPath(checkpoint))))
   private def records: Seq[CleanRecord] = CleanLog.read(stateFs, layout).records
@@ -99,6 +120,10 @@ class CleanSourceSuite extends AnyFunSuite with TestFiles {
       Thread.sleep(1100)
       land("c.csv", "id\n3\n") // a file of the next batch, not committed: stays
       assert(e.latestBatch(batch, 1000, Long.MaxValue) == 1)
+      // The round is planned, but waits while the trigger runs (until Spark reports its progress).
+      Thread.sleep(500)
+      assert(Files.exists(in("2026/11/a.csv")) && Files.exists(in("b.csv")) && records.isEmpty)
+      until(e, "archived")(e.metrics(1)("numFilesArchived") == "2")
       assert(!Files.exists(in("2026/11/a.csv")) && !Files.exists(in("b.csv")))
       assert(new String(Files.readAllBytes(archived("2026/11/a.csv")), UTF_8) == "id\n1\n")
       assert(Files.exists(archived("b.csv")) && Files.exists(in("c.csv")) && !Files.exists(archived("c.csv")))
@@ -119,9 +144,9 @@ class CleanSourceSuite extends AnyFunSuite with TestFiles {
       assert(e.latestBatch(batch, 1000, Long.MaxValue) == batch)
       assert(Files.exists(in("a.csv")))
       Thread.sleep(1100)
-      e.latestBatch(batch, 1000, Long.MaxValue)
+      e.latestBatch(batch, 1000, Long.MaxValue) // nothing new: the trigger is over, the round runs
+      until(e, "deleted")(e.metrics(batch)("numFilesDeleted") == "1")
       assert(!Files.exists(in("a.csv")))
-      assert(e.metrics(batch)("numFilesDeleted") == "1")
       assert(records.map(r => (r.path, r.mode, r.archivePath)) == Seq(("a.csv", "delete", None)))
     } finally e.stop()
   }
@@ -159,6 +184,7 @@ class CleanSourceSuite extends AnyFunSuite with TestFiles {
     )
     try {
       again.latestBatch(batch, 1000, Long.MaxValue)
+      until(again, "b.csv deleted")(again.metrics(batch)("numFilesDeleted") == "1")
       assert(Files.exists(in("old.csv")) && Files.exists(in("a.csv")) && !Files.exists(in("b.csv")))
       assert(records.map(_.path) == Seq("b.csv"))
     } finally again.stop()
@@ -195,7 +221,9 @@ class CleanSourceSuite extends AnyFunSuite with TestFiles {
 
     val next = engine(definition(archiveOptions(): _*))
     try {
-      // Opening finishes the plan: a.csv (already moved) is recorded, b.csv and c.csv are moved now.
+      // The plan is the first round: a.csv (already moved) is recorded, b.csv and c.csv are moved now.
+      next.latestBatch(batch, 1000, Long.MaxValue)
+      until(next, "the plan finished")(next.metrics(batch)("numFilesArchived") == "3")
       assert(
         Seq("a.csv", "b.csv", "c.csv").forall(n =>
           !Files.exists(in(s"x/$n")) && Files.exists(archived(s"x/$n"))
@@ -235,6 +263,8 @@ class CleanSourceSuite extends AnyFunSuite with TestFiles {
     Files.delete(in("a.csv"))
     val next = engine(definition(options: _*))
     try {
+      next.latestBatch(batch, 1000, Long.MaxValue)
+      until(next, "the plan finished")(next.metrics(batch)("numFilesDeleted") == "2")
       assert(!Files.exists(in("b.csv")))
       assert(records.map(_.path).sorted == Seq("a.csv", "b.csv"))
     } finally next.stop()
@@ -297,8 +327,8 @@ class CleanSourceSuite extends AnyFunSuite with TestFiles {
     } finally e.stop()
   }
 
-  test("a trigger cleans at most MaxFilesPerCall files; the next goes on from there") {
-    val n = SourceCleaner.MaxFilesPerCall + 5
+  test("a trigger cleans at most MaxFilesPerRound files; the next goes on from there") {
+    val n = SourceCleaner.MaxFilesPerRound + 5
     (0 until n).foreach(i => land(f"d/f$i%05d.csv", "id\n1\n"))
     val e = engine(definition("cleanSource" -> "delete", "cleanSourceRetention" -> "1s"))
     try {
@@ -308,10 +338,42 @@ class CleanSourceSuite extends AnyFunSuite with TestFiles {
       Thread.sleep(1100)
       e.latestBatch(b1, 1000, Long.MaxValue)
       def left = Files.list(in("d")).count()
-      assert(left == 5 && e.metrics(b1)("numFilesDeleted") == SourceCleaner.MaxFilesPerCall.toString)
-      e.latestBatch(b1, 1000, Long.MaxValue)
-      assert(left == 0 && records.size == n)
+      until(e, "a round")(e.metrics(b1)("numFilesDeleted") == SourceCleaner.MaxFilesPerRound.toString)
+      assert(left == 5)
+      triggersUntil(e, b1, "the rest")(left == 0 && records.size == n)
     } finally e.stop()
+  }
+
+  test("triggers back to back: a round waits, then runs beside a trigger after StarvedAfter short gaps") {
+    land("a.csv", "id\n1\n")
+    val e = engine(definition("cleanSource" -> "delete", "cleanSourceRetention" -> "0s"))
+    try {
+      // Each trigger finds a new file, and no progress is reported between them (no metrics call): no gap.
+      var b = microBatch(e, e.initialBatch()) // the first trigger: a.csv read and committed
+      (2 to CleaningBetweenTriggers.StarvedAfter).foreach { i =>
+        land(s"n$i.csv", "id\n2\n")
+        b = microBatch(e, b) // the second plans the round for a.csv, which waits
+      }
+      Thread.sleep(500)
+      assert(Files.exists(in("a.csv")), "cleaned while triggers ran")
+      land("last.csv", "id\n3\n")
+      microBatch(e, b) // one short gap too many: this trigger lets the round run beside it
+      val deadline = System.nanoTime() + 30L * 1000000000L
+      while (Files.exists(in("a.csv")) && System.nanoTime() < deadline) Thread.sleep(20)
+      assert(!Files.exists(in("a.csv")), "not cleaned within 30 s")
+    } finally e.stop()
+  }
+
+  test("a query stopped between triggers (AvailableNow at its end) finishes the round in flight first") {
+    val n = 300
+    (0 until n).foreach(i => land(f"d/f$i%03d.csv", "id\n1\n"))
+    val e = engine(definition("cleanSource" -> "delete", "cleanSourceRetention" -> "0s"))
+    try {
+      val b0 = microBatch(e, e.initialBatch())
+      assert(e.latestBatch(b0, 1000, Long.MaxValue) == b0) // plans the round, which starts: nothing new
+    } finally e.stop()
+    assert(Files.list(in("d")).count() == 0 && records.size == n)
+    assert(Files.notExists(root.resolve("chk/sources/0/drill/cleaning/0")))
   }
 
   test(
@@ -338,8 +400,7 @@ class CleanSourceSuite extends AnyFunSuite with TestFiles {
       assert(Files.exists(in("a.csv")) && records.isEmpty)
       e.commit(1)
       Thread.sleep(1100)
-      e.latestBatch(1, 1000, Long.MaxValue)
-      assert(!Files.exists(in("a.csv")))
+      triggersUntil(e, 1, "a.csv deleted")(!Files.exists(in("a.csv")) && records.nonEmpty)
       assert(records.map(r => (r.path, r.batchId, r.length)) == Seq(("a.csv", 1L, 7L)))
     } finally e.stop()
   }
@@ -384,11 +445,13 @@ class CleanSourceSuite extends AnyFunSuite with TestFiles {
       Files.write(archived("x/a.csv"), "id".getBytes(UTF_8))
       val next = engine(definition(options: _*))
       try {
+        next.latestBatch(batch, 1000, Long.MaxValue)
+        until(next, "the plan finished")(next.metrics(batch)("numFilesArchived") == "1")
         assert(!Files.exists(in("x/a.csv")))
         assert(new String(Files.readAllBytes(archived("x/a.csv")), UTF_8) == "id\n1\n")
         assert(records.map(_.archivePath) == Seq(Some(target)))
         // b.csv, in the next round, by a copy too.
-        next.latestBatch(batch, 1000, Long.MaxValue)
+        triggersUntil(next, batch, "b.csv archived")(next.metrics(batch)("numFilesArchived") == "2")
         assert(!Files.exists(in("x/b.csv")) && Files.exists(archived("x/b.csv")))
         assert(records.map(_.path) == Seq("x/a.csv", "x/b.csv"))
         assert(records(1).archivePath.contains(s"other:${archived("x/b.csv")}"))
