@@ -1,6 +1,7 @@
 package sparkdrill.stream
 
 import sparkdrill.errors.DrillErrors
+import sparkdrill.scan.DriverThreads
 
 import java.io.FileNotFoundException
 
@@ -111,20 +112,22 @@ private[sparkdrill] final class SourceCleaner(
       else Some(CleanerRound(lastRound + 1, CleanRound(cursor, legacy, planned.result()), resumed = false))
     }
 
-  /** Moves or deletes a round's files, asking `proceed` before each (false: stop, the plan stays for the next
-    * run). A new round first settles its archive targets and writes its plan. The records acted on, with
-    * their times; None when stopped. Any thread: it reads and writes the state only through its own plan.
+  /** Moves or deletes a round's files, a few at once (an object store's requests overlap), asking `proceed`
+    * before each few (false: stop, the plan stays for the next run). A new round first settles its archive
+    * targets and writes its plan. The records acted on, with their times; None when stopped. Any thread: it
+    * reads and writes the state only through its own plan.
     */
   def act(round: CleanerRound, proceed: () => Boolean): Option[Vector[CleanRecord]] = {
     val records =
       if (round.resumed) round.plan.records
       else {
         val settled = Vector.newBuilder[CleanRecord]
-        val each = round.plan.records.iterator
-        while (each.hasNext) {
+        val chunks = round.plan.records.grouped(DriverThreads.Threads)
+        while (chunks.hasNext) {
           if (!proceed()) return None
-          val r = each.next()
-          settled += r.copy(archivePath = r.archivePath.map(archiveTarget(_, r.batchId)))
+          settled ++= DriverThreads.map(chunks.next()) { r =>
+            r.copy(archivePath = r.archivePath.map(archiveTarget(_, r.batchId)))
+          }
         }
         val plan = round.plan.copy(records = settled.result())
         if (plan.records.nonEmpty) CleanLog.writePlan(planWriter, layout, round.number, plan)
@@ -132,10 +135,20 @@ private[sparkdrill] final class SourceCleaner(
       }
     val done = Vector.newBuilder[CleanRecord]
     val made = mutable.Set.empty[Path] // archive directories this round made: on S3 a mkdirs is requests
-    val each = records.iterator
-    while (each.hasNext) {
+    val chunks = records.grouped(DriverThreads.Threads)
+    while (chunks.hasNext) {
       if (!proceed()) return None
-      actOn(each.next(), round.resumed, made).foreach(done += _)
+      val chunk = chunks.next()
+      // Parents first, one at a time: two files of one directory must not race to make it.
+      archive.foreach { case (fs, _) =>
+        chunk
+          .flatMap(_.archivePath)
+          .map(t => new Path(t).getParent)
+          .distinct
+          .filter(made.add)
+          .foreach(fs.mkdirs)
+      }
+      DriverThreads.map(chunk)(actOn(_, round.resumed)).foreach(_.foreach(done += _))
     }
     Some(done.result())
   }
@@ -199,12 +212,12 @@ private[sparkdrill] final class SourceCleaner(
 
   // Acts on one planned file. Resumed (a plan a crash left): a file already gone from its place was moved or
   // deleted before the crash, and is recorded (for an archive, only when its target is there).
-  private def actOn(r: CleanRecord, resumed: Boolean, made: mutable.Set[Path]): Option[CleanRecord] = {
+  private def actOn(r: CleanRecord, resumed: Boolean): Option[CleanRecord] = {
     val source = new Path(StreamPaths.resolve(root, r.path))
     try {
       val there = status(inputFs, source)
       val acted =
-        if (unchanged(there, r.length, r.modificationTime)) { move(source, r, made); true }
+        if (unchanged(there, r.length, r.modificationTime)) { move(source, r); true }
         else if (there.isEmpty && resumed)
           r.archivePath.forall(t => archive.exists { case (fs, _) => fs.exists(new Path(t)) })
         else false
@@ -225,7 +238,8 @@ private[sparkdrill] final class SourceCleaner(
     (if (fs.exists(p)) withBatch(p, batch) else p).toString
   }
 
-  private def move(source: Path, r: CleanRecord, made: mutable.Set[Path]): Unit = r.archivePath match {
+  // Deletes, or moves to the settled target (whose parent `act` made).
+  private def move(source: Path, r: CleanRecord): Unit = r.archivePath match {
     case None =>
       if (!inputFs.delete(source, false) && inputFs.exists(source))
         throw DrillErrors.internal(s"could not delete $source")
@@ -233,7 +247,6 @@ private[sparkdrill] final class SourceCleaner(
       val (fs, _) =
         archive.getOrElse(throw DrillErrors.internal("an archive plan without cleanSourceArchiveDir"))
       val target = new Path(t)
-      if (made.add(target.getParent)) fs.mkdirs(target.getParent)
       // One file system: a rename. Two (HDFS to S3): a copy, then the source is deleted; a crash in between
       // leaves the source, and the plan copies it again over the partial target.
       if (fs.getUri == inputFs.getUri) {
