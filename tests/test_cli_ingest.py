@@ -249,6 +249,26 @@ def test_ingest_to_json_and_csv(
     assert rows_of(back) == rows_of(sd.read(spark, src, header=True))
 
 
+def test_ingest_archives_what_an_earlier_run_read_with_clean_source_options(
+    spark: SparkSession, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    src, out, chk, archive = (
+        write_files(tmp_path / "in", LANDING),
+        tmp_path / "out",
+        tmp_path / "chk",
+        tmp_path / "a",
+    )
+    options = ["-o", "header=true", "-o", "cleanSource=archive", "-o", f"cleanSourceArchiveDir={archive}"]
+    argv = ingest(src, out, chk, *options, "-o", "cleanSourceRetention=0s")
+    status, _, _ = run(spark, capsys, *argv)
+    assert status == 0 and spark.read.parquet(str(out)).count() == 5
+    # The next run's first trigger archives what the last one committed, keeping each file's path.
+    status, _, err = run(spark, capsys, *argv)
+    assert (status, err) == (0, "")
+    assert sorted(p.relative_to(archive).as_posix() for p in archive.rglob("*.csv")) == sorted(LANDING)
+    assert not list(src.rglob("*.csv")) and spark.read.parquet(str(out)).count() == 5
+
+
 def test_ingest_takes_another_schema_location(
     spark: SparkSession, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
