@@ -89,6 +89,12 @@ def put_objects(bucket: str, ids: Sequence[int]) -> None:
         backend.put_object(bucket, f"in/d={i % PREFIXES:03}/f{i:06}.csv", csv_object(i))
 
 
+def s3_jars() -> str:
+    """S3A's jars (dev/s3-jars fetches them once), comma-separated for `spark.jars`."""
+    found = subprocess.run(["dev/s3-jars", "--comma"], check=True, capture_output=True, text=True)
+    return found.stdout.strip()
+
+
 def clients(endpoint: str) -> tuple[Any, Any]:
     import boto3  # type: ignore[import-untyped]
     from botocore.config import Config  # type: ignore[import-untyped]
@@ -103,12 +109,18 @@ def clients(endpoint: str) -> tuple[Any, Any]:
     return s3, boto3.client("sqs", **common)
 
 
-WORKER = r"""
-import json, os, sys, time
+# A worker's Spark session on moto through S3A, once its script has set `endpoint`, `jars` and `bucket`; and
+# `put`, which asks the parent for 100 new objects.
+WORKER_SESSION = r"""
+import sys
 import spark_drill as sd
 
-engine, endpoint, jars, bucket, queue_url, objects, rounds, interval, first_id, chk = sys.argv[1:11]
-objects, rounds, first_id = int(objects), int(rounds), int(first_id)
+def put(first):
+    # The parent puts them (through moto's backend, at once) and answers when they are there.
+    print("put", first, flush=True)
+    assert sys.stdin.readline().strip() == "done"
+
+
 spark = sd.session(master="local[2]", **{
     "spark.jars": jars, "spark.ui.enabled": "false", "spark.ui.showConsoleProgress": "false",
     "spark.driver.memory": "3g", "spark.sql.shuffle.partitions": "2",
@@ -121,6 +133,17 @@ spark = sd.session(master="local[2]", **{
 spark.sparkContext.setLogLevel("ERROR")
 SCHEMA = "id INT, name STRING"
 path = f"s3a://{bucket}/in/"
+"""
+
+WORKER = (
+    r"""
+import json, os, sys, time
+
+engine, endpoint, jars, bucket, queue_url, objects, rounds, interval, first_id, chk = sys.argv[1:11]
+objects, rounds, first_id = int(objects), int(rounds), int(first_id)
+"""
+    + WORKER_SESSION
+    + r"""
 
 def lists():
     jvm = spark.sparkContext._jvm
@@ -151,11 +174,6 @@ def wait_batches(count, timeout=3600):
             raise RuntimeError(str(q.exception()))
         time.sleep(0.02)
     raise TimeoutError("no progress")
-
-def put(first):
-    # The parent puts them (through moto's backend, at once) and answers when they are there.
-    print("put", first, flush=True)
-    assert sys.stdin.readline().strip() == "done"
 
 t0 = time.monotonic()
 wait_batches(1)
@@ -189,6 +207,7 @@ if engine == "spark":
 q.stop()
 print(json.dumps(out))
 """
+)
 
 
 def run_worker(bucket: str, *args: str, script: str = WORKER) -> dict[str, Any]:
@@ -372,9 +391,7 @@ def main() -> None:
     parser.add_argument("--interval", default="5 seconds", help="the queries' processing-time trigger")
     parser.add_argument("--out", default="bench/results/issue39-s3.md")
     args = parser.parse_args()
-    jars = subprocess.run(
-        ["dev/s3-jars", "--comma"], check=True, capture_output=True, text=True
-    ).stdout.strip()
+    jars = s3_jars()
     saved = Path(args.out).with_suffix(".json")
     results: dict[str, Any] = json.loads(saved.read_text()) if saved.exists() else {}
     command = "python -m bench.stream_s3 " + " ".join(sys.argv[1:])

@@ -29,35 +29,24 @@ import os
 import platform
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from bench.stream_s3 import clients, log, put_objects, run_worker, start_moto
+from bench.stream_s3 import WORKER_SESSION, clients, log, put_objects, run_worker, s3_jars, start_moto
 
 TARGET = 0.1  # a trigger with cleaning at most 10 % over one without
 
-WORKER = r"""
+WORKER = (
+    r"""
 import json, sys, time
-import spark_drill as sd
 
 endpoint, jars, bucket, queue_url, files, rounds, max_rounds, interval, first_id, chk, mode = sys.argv[1:12]
 files, rounds, max_rounds, next_id = int(files), int(rounds), int(max_rounds), int(first_id)
-spark = sd.session(master="local[2]", **{
-    "spark.jars": jars, "spark.ui.enabled": "false", "spark.ui.showConsoleProgress": "false",
-    "spark.driver.memory": "3g", "spark.sql.shuffle.partitions": "2",
-    "spark.driver.host": "127.0.0.1", "spark.driver.bindAddress": "127.0.0.1",
-    "spark.sql.streaming.numRecentProgressUpdates": "100000",
-    "spark.hadoop.fs.s3a.endpoint": endpoint, "spark.hadoop.fs.s3a.endpoint.region": "us-east-1",
-    "spark.hadoop.fs.s3a.path.style.access": "true", "spark.hadoop.fs.s3a.connection.ssl.enabled": "false",
-    "spark.hadoop.fs.s3a.access.key": "testing", "spark.hadoop.fs.s3a.secret.key": "testing",
-    "spark.hadoop.fs.s3a.aws.credentials.provider": "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider"})
-spark.sparkContext.setLogLevel("ERROR")
-SCHEMA = "id INT, name STRING"
-path = f"s3a://{bucket}/in/"
-
+"""
+    + WORKER_SESSION
+    + r"""
 def log(*what):
     print("bench:", *what, file=sys.stderr, flush=True)
 
@@ -81,11 +70,6 @@ def next_batch(q, seen, timeout=3600):
             raise RuntimeError(str(q.exception()))
         time.sleep(0.02)
     raise TimeoutError("no micro-batch")
-
-def put(first):
-    # The parent puts them (through moto's backend, at once) and answers when they are there.
-    print("put", first, flush=True)
-    assert sys.stdin.readline().strip() == "done"
 
 t0 = time.monotonic()
 q = writer().trigger(availableNow=True).start()
@@ -141,6 +125,7 @@ result["cleaned"] = cleaned
 result["cleaning_s"] = round(time.monotonic() - started)
 print(json.dumps(result))
 """
+)
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -208,9 +193,7 @@ def main() -> None:
     parser.add_argument("--interval", default="10 seconds", help="the queries' processing-time trigger")
     parser.add_argument("--out", default="bench/results/issue39-s3-clean.md")
     args = parser.parse_args()
-    jars = subprocess.run(
-        ["dev/s3-jars", "--comma"], check=True, capture_output=True, text=True
-    ).stdout.strip()
+    jars = s3_jars()
     command = "python -m bench.stream_s3_clean " + " ".join(sys.argv[1:])
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
     server, endpoint = start_moto()
