@@ -13,7 +13,7 @@ import sparkdrill.stream.state.CleanRecord
   * slow a trigger's own requests to the same store if they ran beside them.
   *
   * The micro-batch thread calls [[triggerStarts]] when Spark asks for the next offset: the round in flight
-  * pauses after the file it is on, a finished one is recorded, and when none is in flight the next is
+  * pauses after the few files it is on, a finished one is recorded, and when none is in flight the next is
   * planned. It calls [[triggerEnds]] once the trigger is over (it found nothing, or Spark reports the
   * micro-batch's progress): the round goes on. One round at a time, so a trigger never finds two.
   *
@@ -76,7 +76,7 @@ private[sparkdrill] final class CleaningBetweenTriggers(cleaner: SourceCleaner) 
 
   /** Lets the round in flight finish, for up to [[CloseWaitMillis]] (a query stopped between triggers, as
     * `Trigger.AvailableNow` is at its end, still cleans what it planned), then stops it after its current
-    * file: its plan is the next run's first round.
+    * few files: its plan is the next run's first round.
     */
   def close(): Unit = {
     lock.synchronized { between = false }

@@ -19,9 +19,9 @@ import sparkdrill.stream.state._
   * rounds of at most [[SourceCleaner.MaxFilesPerRound]] files, each in three steps, so that no trigger waits
   * for an object store's renames (CleaningBetweenTriggers runs them):
   *  - [[nextRound]], on the micro-batch thread under the state's lease: reads the file log (no request to the
-  *    input) and writes the round's plan;
-  *  - [[act]], on a thread of its own: looks at each file and moves or deletes it; it touches only the input
-  *    and archive file systems, never the state;
+  *    input) and picks the round's files;
+  *  - [[act]], on a thread of its own: settles the archive targets and writes the round's plan, then looks at
+  *    each file and moves or deletes it; of the state it writes only that plan;
   *  - [[record]], on the micro-batch thread again: writes the round as done.
   *
   * conditions for cleaning a file:
