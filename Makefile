@@ -39,7 +39,8 @@ demo: install
 # pytest in the virtualenv $(1), against the spark_drill installed there: its doctests run from that copy, as
 # the tests do (python/spark_drill would clash with it on import). With a wheel $(2), SPARK_DRILL_WHEEL names it
 # for tests/test_packaging.py.
-pytest_in = $(if $(2),SPARK_DRILL_WHEEL=$(abspath $(2)) )$(1)/bin/pytest tests --doctest-modules \
+# --durations: the slowest tests, for the day `make test` must shed time (its target is 20 minutes).
+pytest_in = $(if $(2),SPARK_DRILL_WHEEL=$(abspath $(2)) )$(1)/bin/pytest tests --doctest-modules --durations=25 \
 	"$$($(1)/bin/python -c 'import os, spark_drill; print(os.path.dirname(spark_drill.__file__))')"
 PYTEST = $(call pytest_in,$(VENV),$(WHEEL))
 
