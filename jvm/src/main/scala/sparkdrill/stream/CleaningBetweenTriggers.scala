@@ -1,6 +1,14 @@
 package sparkdrill.stream
 
-import java.util.concurrent.{ExecutionException, Executors, Future, ThreadFactory, TimeUnit, TimeoutException}
+import java.util.concurrent.{
+  Callable,
+  ExecutionException,
+  Executors,
+  Future,
+  ThreadFactory,
+  TimeUnit,
+  TimeoutException
+}
 
 import scala.util.control.NonFatal
 
@@ -51,7 +59,10 @@ private[sparkdrill] final class CleaningBetweenTriggers(cleaner: SourceCleaner) 
     lastEnd = None
     collect()
     if (inFlight.isEmpty) cleaner.nextRound(now).foreach { round =>
-      inFlight = Some(round -> worker.submit(() => cleaner.act(round, () => proceed())))
+      val acting = new Callable[Option[Vector[CleanRecord]]] {
+        def call(): Option[Vector[CleanRecord]] = cleaner.act(round, () => proceed())
+      }
+      inFlight = Some(round -> worker.submit(acting))
     }
     if (inFlight.nonEmpty && shortGaps > StarvedAfter) {
       shortGaps = 0

@@ -59,10 +59,10 @@ private[sparkdrill] final class SourceCleaner(
 
   private var (position, lastRound) = CleanLog.position(stateFs, layout)
   // Plans never finished: those already recorded only need deleting; the rest come first.
-  private val pending: mutable.Queue[(Long, CleanRound)] = {
+  private var pending: List[(Long, CleanRound)] = {
     val (recorded, left) = CleanLog.pending(stateFs, layout).partition(_._1 <= lastRound)
     recorded.foreach { case (round, _) => writer.delete(layout.cleaningFile(round)) }
-    mutable.Queue(left: _*)
+    left.toList
   }
   // The legacy time is taken once, at the start, and kept: taken again at each round it would move on with
   // every commit. The first new round writes it.
@@ -77,7 +77,8 @@ private[sparkdrill] final class SourceCleaner(
     */
   def nextRound(now: Long): Option[CleanerRound] =
     if (pending.nonEmpty) {
-      val (round, plan) = pending.dequeue()
+      val (round, plan) = pending.head
+      pending = pending.tail
       Some(CleanerRound(round, plan, resumed = true))
     } else {
       // Another query that took the lease over owns the input's cleaning now: this one plans nothing more.
@@ -165,7 +166,7 @@ private[sparkdrill] final class SourceCleaner(
     * crashed run's plan as it is, a new round planned again from the cursor of the last one recorded.
     */
   def abandon(round: CleanerRound): Unit =
-    if (round.resumed) pending.prepend(round.number -> round.plan)
+    if (round.resumed) pending = (round.number -> round.plan) :: pending
     else {
       ahead.clear()
       readThrough = -1L
