@@ -25,10 +25,6 @@ import sparkdrill.stream.state.CleanRecord
   * planned. It calls [[triggerEnds]] once the trigger is over (it found nothing, or Spark reports the
   * micro-batch's progress): the round goes on. One round at a time, so a trigger never finds two.
   *
-  * A round starts on its next few files only once the time between triggers has lasted [[SettleMillis]]:
-  * triggers back to back (a trigger longer than its interval) follow each other within milliseconds, and a
-  * few files started in that instant would run on into the next trigger, with requests to the same store.
-  *
   * Triggers back to back (a constant flow under Spark's default trigger) leave no time between them: after
   * [[StarvedAfter]] gaps in a row shorter than [[MinGapMillis]], the next trigger lets the round run beside
   * it, so that a busy landing zone is cleaned too, if more slowly.
@@ -38,7 +34,6 @@ private[sparkdrill] final class CleaningBetweenTriggers(cleaner: SourceCleaner) 
 
   private val lock = new Object
   private var between = false // guarded by lock: no trigger is running
-  private var openedAt = 0L // guarded by lock: when `between` became true (ms)
   private var stopping = false // guarded by lock
 
   private val worker = Executors.newSingleThreadExecutor(new ThreadFactory {
@@ -66,32 +61,24 @@ private[sparkdrill] final class CleaningBetweenTriggers(cleaner: SourceCleaner) 
     }
     if (inFlight.nonEmpty && shortGaps > StarvedAfter) {
       shortGaps = 0
-      open(settled = true)
+      open()
     }
   }
 
   def triggerEnds(): Unit = {
     if (lastEnd.isEmpty) lastEnd = Some(System.currentTimeMillis())
     collect()
-    open(settled = false)
+    open()
   }
 
-  // Lets the round go on: at once when `settled`, else once the gap has lasted SettleMillis.
-  private def open(settled: Boolean): Unit = lock.synchronized {
-    if (!between) {
-      between = true
-      openedAt = if (settled) 0L else System.currentTimeMillis()
-    }
-    lock.notifyAll()
-  }
+  private def open(): Unit = lock.synchronized { between = true; lock.notifyAll() }
 
   /** Lets the round in flight finish, for up to [[CloseWaitMillis]] (a query stopped between triggers, as
     * `Trigger.AvailableNow` is at its end, still cleans what it planned), then stops it after its current
     * few files: its plan is the next run's first round.
     */
   def close(): Unit = {
-    lock.synchronized { between = false }
-    open(settled = true)
+    open()
     try inFlight.foreach { case (_, f) => f.get(CloseWaitMillis, TimeUnit.MILLISECONDS) }
     catch { case _: TimeoutException | _: ExecutionException | _: InterruptedException => () }
     lock.synchronized { stopping = true; lock.notifyAll() }
@@ -101,16 +88,9 @@ private[sparkdrill] final class CleaningBetweenTriggers(cleaner: SourceCleaner) 
     collect()
   }
 
-  // The worker, before each few files: waits while a trigger runs, and for the gap to settle; false once
-  // stopping.
+  // The worker, before each few files: waits while a trigger runs; false once stopping.
   private def proceed(): Boolean = lock.synchronized {
-    var waiting = true
-    while (waiting && !stopping) {
-      val left = if (between) openedAt + SettleMillis - System.currentTimeMillis() else Long.MaxValue
-      if (left <= 0) waiting = false
-      else if (left == Long.MaxValue) lock.wait()
-      else lock.wait(left)
-    }
+    while (!between && !stopping) lock.wait()
     !stopping
   }
 
@@ -143,9 +123,6 @@ private[sparkdrill] object CleaningBetweenTriggers {
 
   /** How long a stop waits for the round in flight: a thousand renames on an object store. */
   val CloseWaitMillis = 60000L
-
-  /** How long a gap between triggers lasts before a round goes on (see the class). */
-  val SettleMillis = 200L
 
   /** A time between triggers shorter than this leaves a round no time worth the name. */
   val MinGapMillis = 1000L

@@ -364,27 +364,6 @@ class CleanSourceSuite extends AnyFunSuite with TestFiles {
     } finally e.stop()
   }
 
-  test("triggers back to back, each reported: the round starts no file in the instant between them") {
-    (0 until 40).foreach(i => land(f"d/f$i%02d.csv", "id\n1\n"))
-    val e = engine(definition("cleanSource" -> "delete", "cleanSourceRetention" -> "0s"))
-    try {
-      var b = microBatch(e, e.initialBatch())
-      // Each trigger's progress is reported (metrics: the gate opens), and the next starts at once (it closes).
-      (1 to 5).foreach { i =>
-        land(s"n$i.csv", "id\n2\n")
-        e.metrics(b)
-        b = microBatch(e, b) // the first of these plans the round of d/*
-      }
-      Thread.sleep(500)
-      assert(
-        Files.list(in("d")).count() == 40,
-        "a file of the round was cleaned in an instant between triggers"
-      )
-      // A gap that lasts: the round runs.
-      until(e, "the round")(Files.list(in("d")).count() == 0)
-    } finally e.stop()
-  }
-
   test("a query stopped between triggers (AvailableNow at its end) finishes the round in flight first") {
     val n = 300
     (0 until n).foreach(i => land(f"d/f$i%03d.csv", "id\n1\n"))
