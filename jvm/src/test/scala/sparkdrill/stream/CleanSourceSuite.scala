@@ -344,20 +344,20 @@ class CleanSourceSuite extends AnyFunSuite with TestFiles {
     } finally e.stop()
   }
 
-  test("triggers back to back: a round waits, then runs beside a trigger after StarvedAfter short gaps") {
+  test("triggers back to back: a round waits, then runs beside a trigger after StarvedAfter triggers") {
     land("a.csv", "id\n1\n")
     val e = engine(definition("cleanSource" -> "delete", "cleanSourceRetention" -> "0s"))
     try {
       // Each trigger finds a new file, and no progress is reported between them (no metrics call): no gap.
       var b = microBatch(e, e.initialBatch()) // the first trigger: a.csv read and committed
-      (2 to CleaningBetweenTriggers.StarvedAfter).foreach { i =>
+      (2 to CleaningBetweenTriggers.StarvedAfter + 1).foreach { i =>
         land(s"n$i.csv", "id\n2\n")
-        b = microBatch(e, b) // the second plans the round for a.csv, which waits
+        b = microBatch(e, b) // the second plans the round for a.csv, which waits through the others
       }
       Thread.sleep(500)
       assert(Files.exists(in("a.csv")), "cleaned while triggers ran")
       land("last.csv", "id\n3\n")
-      microBatch(e, b) // one short gap too many: this trigger lets the round run beside it
+      microBatch(e, b) // the round got no time in StarvedAfter triggers: this one lets it run beside it
       val deadline = System.nanoTime() + 30L * 1000000000L
       while (Files.exists(in("a.csv")) && System.nanoTime() < deadline) Thread.sleep(20)
       assert(!Files.exists(in("a.csv")), "not cleaned within 30 s")
