@@ -183,8 +183,7 @@ class CleanSourceSuite extends AnyFunSuite with TestFiles {
       definition("includeExistingFiles" -> "false", "cleanSource" -> "delete", "cleanSourceRetention" -> "1s")
     )
     try {
-      again.latestBatch(batch, 1000, Long.MaxValue)
-      until(again, "b.csv deleted")(again.metrics(batch)("numFilesDeleted") == "1")
+      triggersUntil(again, batch, "b.csv deleted")(again.metrics(batch)("numFilesDeleted") == "1")
       assert(Files.exists(in("old.csv")) && Files.exists(in("a.csv")) && !Files.exists(in("b.csv")))
       assert(records.map(_.path) == Seq("b.csv"))
     } finally again.stop()
@@ -222,8 +221,7 @@ class CleanSourceSuite extends AnyFunSuite with TestFiles {
     val next = engine(definition(archiveOptions(): _*))
     try {
       // The plan is the first round: a.csv (already moved) is recorded, b.csv and c.csv are moved now.
-      next.latestBatch(batch, 1000, Long.MaxValue)
-      until(next, "the plan finished")(next.metrics(batch)("numFilesArchived") == "3")
+      triggersUntil(next, batch, "the plan finished")(next.metrics(batch)("numFilesArchived") == "3")
       assert(
         Seq("a.csv", "b.csv", "c.csv").forall(n =>
           !Files.exists(in(s"x/$n")) && Files.exists(archived(s"x/$n"))
@@ -263,8 +261,7 @@ class CleanSourceSuite extends AnyFunSuite with TestFiles {
     Files.delete(in("a.csv"))
     val next = engine(definition(options: _*))
     try {
-      next.latestBatch(batch, 1000, Long.MaxValue)
-      until(next, "the plan finished")(next.metrics(batch)("numFilesDeleted") == "2")
+      triggersUntil(next, batch, "the plan finished")(next.metrics(batch)("numFilesDeleted") == "2")
       assert(!Files.exists(in("b.csv")))
       assert(records.map(_.path).sorted == Seq("a.csv", "b.csv"))
     } finally next.stop()
@@ -445,8 +442,7 @@ class CleanSourceSuite extends AnyFunSuite with TestFiles {
       Files.write(archived("x/a.csv"), "id".getBytes(UTF_8))
       val next = engine(definition(options: _*))
       try {
-        next.latestBatch(batch, 1000, Long.MaxValue)
-        until(next, "the plan finished")(next.metrics(batch)("numFilesArchived") == "1")
+        triggersUntil(next, batch, "the plan finished")(next.metrics(batch)("numFilesArchived") == "1")
         assert(!Files.exists(in("x/a.csv")))
         assert(new String(Files.readAllBytes(archived("x/a.csv")), UTF_8) == "id\n1\n")
         assert(records.map(_.archivePath) == Seq(Some(target)))

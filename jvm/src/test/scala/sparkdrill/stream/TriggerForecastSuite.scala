@@ -8,18 +8,30 @@ class TriggerForecastSuite extends AnyFunSuite {
   // A processing-time trigger of 10 s whose micro-batches took `took` ms each, then a few files of `chunk` ms.
   private def every10s(took: Long*)(chunk: Long): TriggerForecast = {
     val f = new TriggerForecast
+    f.started(-10000L); f.ended(-9000L) // the query's first trigger, at its start
     took.zipWithIndex.foreach { case (t, i) => f.started(i * 10000L); f.ended(i * 10000L + t) }
     f.chunkTook(chunk)
     f
   }
 
-  test("no forecast before two starts: cleaning goes on") {
+  test("no forecast before two starts: nothing fits") {
     val f = new TriggerForecast
-    assert(f.fits(0L))
+    assert(!f.fits(0L))
     f.started(0L)
-    f.ended(8000L)
-    f.chunkTook(5000L)
-    assert(f.nextStart.isEmpty && f.fits(9000L))
+    f.ended(2000L)
+    f.chunkTook(50L)
+    assert(f.nextStart.isEmpty && !f.fits(9000L) && !f.fits(60000L))
+  }
+
+  test("the query's first start is not on the interval's time: the interval is learnt from the next ones") {
+    val f = new TriggerForecast
+    f.started(2000L); f.ended(4000L) // the query starts at 2 s; Spark's first trigger is at once
+    f.started(10000L); f.ended(12000L)
+    f.chunkTook(100L)
+    assert(f.nextStart.contains(18000L)) // 8 s: all it knows so far, too soon, so it errs on the safe side
+    assert(!f.fits(19000L) && !f.fits(25000L)) // and the start at 20 s is not taken for a stale forecast
+    f.started(20000L); f.ended(22000L)
+    assert(f.nextStart.contains(30000L))
   }
 
   test("the next start is one interval after the last; a few files start only if they end before it") {
@@ -38,6 +50,7 @@ class TriggerForecastSuite extends AnyFunSuite {
 
   test("after a micro-batch past its interval, the next but one is on the interval's time again") {
     val f = new TriggerForecast
+    f.started(-7000L); f.ended(-6000L) // the query's first trigger
     f.started(0L); f.ended(8000L)
     f.started(10000L); f.ended(23000L) // 13 s
     f.started(23000L) // at once
@@ -61,8 +74,8 @@ class TriggerForecastSuite extends AnyFunSuite {
     assert(!f.fits(19800L))
     (12000L to 22000L by 1000L).foreach(f.ended) // progress asked for again and again: the end stays 11 s
     assert(f.nextStart.contains(20000L))
-    assert(!f.fits(20000L + TriggerForecast.StaleMillis))
-    assert(f.fits(20001L + TriggerForecast.StaleMillis))
+    assert(!f.fits(20000L + 10000L)) // stale after the longer of StaleMillis and the interval
+    assert(f.fits(20001L + 10000L))
   }
 
   test("triggers every few ms (the default trigger, idle): a few files longer than that never fit") {
