@@ -46,11 +46,17 @@ private[sparkdrill] object FastText {
     era.toLong * 146097 + doe - 719468
   }
 
-  /** Fields of an ISO local date-time: `yyyy-MM-dd[T ]HH:mm[:ss[.fraction]]` (1 to 9 fraction digits), or a
-    * bare `yyyy-MM-dd` (midnight). Fills `out` with epoch day, second of day and nano of second; false for any
-    * other text (including impossible dates and times).
+  /** `out(3)` after [[isoDateTime]] when the text has no offset. */
+  final val NoOffset = Long.MinValue
+
+  /** Fields of an ISO date-time: `yyyy-MM-dd[T ]HH:mm[:ss[.fraction]]` (1 to 9 fraction digits) with an
+    * optional offset `Z` or `+hh:mm`/`-hh:mm` (at most 18:00, as java.time takes), or a bare `yyyy-MM-dd`
+    * (midnight). Fills `out` (4 longs) with epoch day, second of day and nano of second of the local part, and
+    * the offset in seconds ([[NoOffset]]: none); false for any other text (impossible dates, times and offsets
+    * included; `+hhmm`, seconds in the offset and lower-case letters are left to java.time).
     */
   def isoDateTime(b: Array[Byte], s: Int, n: Int, out: Array[Long]): Boolean = {
+    out(3) = NoOffset
     if (n == 10) {
       val day = isoDate(b, s, n)
       if (day == Int.MinValue) return false
@@ -64,25 +70,47 @@ private[sparkdrill] object FastText {
     val h = digits(b, s + 11, 2)
     val mi = digits(b, s + 14, 2)
     if (day == Int.MinValue || h < 0 || h > 23 || mi < 0 || mi > 59) return false
+    val end = s + n
+    var i = s + 16
     var sec = 0
     var nanos = 0
-    if (n > 16) {
-      if (n < 19 || b(s + 16) != ':') return false
-      sec = digits(b, s + 17, 2)
+    if (i < end && b(i) == ':') {
+      if (i + 3 > end) return false
+      sec = digits(b, i + 1, 2)
       if (sec < 0 || sec > 59) return false
-      if (n > 19) {
-        val fraction = n - 20
-        if (b(s + 19) != '.' || fraction < 1 || fraction > 9) return false
-        val f = digits(b, s + 20, fraction)
-        if (f < 0) return false
-        nanos = f * pow10(9 - fraction)
+      i += 3
+      if (i < end && b(i) == '.') {
+        val from = i + 1
+        var j = from
+        while (j < end && j - from < 10 && b(j) >= '0' && b(j) <= '9') j += 1
+        val fraction = j - from
+        if (fraction < 1 || fraction > 9) return false
+        nanos = digits(b, from, fraction) * pow10(9 - fraction)
+        i = j
       }
+    }
+    if (i < end) {
+      val offset = isoOffset(b, i, end - i)
+      if (offset == NoOffset) return false
+      out(3) = offset
     }
     out(0) = day
     out(1) = h * 3600L + mi * 60L + sec
     out(2) = nanos
     true
   }
+
+  // `Z` or `+hh:mm`/`-hh:mm` within java.time's ±18:00, in seconds; NoOffset for anything else.
+  private def isoOffset(b: Array[Byte], s: Int, n: Int): Long =
+    if (n == 1 && b(s) == 'Z') 0L
+    else if (n == 6 && (b(s) == '+' || b(s) == '-') && b(s + 3) == ':') {
+      val h = digits(b, s + 1, 2)
+      val m = digits(b, s + 4, 2)
+      val seconds = h * 3600L + m * 60L
+      if (h < 0 || m < 0 || m > 59 || seconds > 18 * 3600L) NoOffset
+      else if (b(s) == '-') -seconds
+      else seconds
+    } else NoOffset
 
   private def pow10(k: Int): Int = {
     var v = 1

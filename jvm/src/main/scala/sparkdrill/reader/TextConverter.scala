@@ -300,13 +300,20 @@ private[sparkdrill] object TextConverter {
       else if (zone.getRules.isFixedOffset)
         Some(zone.getRules.getOffset(java.time.Instant.EPOCH).getTotalSeconds.toLong)
       else None
-    private val fields = new Array[Long](3)
+    private val fields = new Array[Long](4)
 
+    // The fast path for ISO text: a value with its own offset is that instant (timestamp_ntz keeps its
+    // wall-clock time), one without is wall-clock time at the fixed offset; a zone with rules asks java.time.
     def apply(w: ColumnWriter, b: Array[Byte], s: Int, n: Int): Boolean =
-      if (formatter.isEmpty && fixedOffsetSeconds.isDefined && FastText.isoDateTime(b, s, n, fields)) {
-        val seconds = fields(0) * 86400L + fields(1) - fixedOffsetSeconds.get
-        w.setTimestamp(seconds * 1000000L + fields(2) / 1000L)
-        true
+      if (formatter.isEmpty && FastText.isoDateTime(b, s, n, fields)) {
+        val offset =
+          if (zone != null && fields(3) != FastText.NoOffset) Some(fields(3)) else fixedOffsetSeconds
+        offset match {
+          case Some(o) =>
+            w.setTimestamp((fields(0) * 86400L + fields(1) - o) * 1000000L + fields(2) / 1000L)
+            true
+          case None => slow(w, b, s, n)
+        }
       } else slow(w, b, s, n)
 
     // A value that carries its own offset or zone (`-0700`, `Z`, `+02:00`, a zone id) is that instant; one

@@ -1,7 +1,7 @@
 package sparkdrill.reader
 
 import java.nio.charset.StandardCharsets
-import java.time.{LocalDate, LocalDateTime, ZoneOffset}
+import java.time.{LocalDate, LocalDateTime, OffsetDateTime, ZoneOffset}
 
 import scala.util.Random
 
@@ -105,7 +105,7 @@ class FastTextSuite extends AnyFunSuite {
 
   test("dates and timestamps: the fast path gives java.time's answer, and takes the common shapes") {
     val rng = new Random(23)
-    val out = new Array[Long](3)
+    val out = new Array[Long](4)
     var fastDates = 0
     var fastTimes = 0
     val cases = Seq(
@@ -128,9 +128,60 @@ class FastTextSuite extends AnyFunSuite {
       if (FastText.isoDateTime(b, 0, b.length, out)) {
         fastTimes += 1
         val nanos = (out(0) * 86400L + out(1)) * 1000000000L + out(2)
-        assert(jdkDateTime(s).contains(nanos), s)
+        assert(out(3) == FastText.NoOffset && jdkDateTime(s).contains(nanos), s)
       }
     }
     assert(fastDates > 1000 && fastTimes > 10000, s"fast dates $fastDates, fast timestamps $fastTimes")
+  }
+
+  test("timestamps with an offset: the fast path gives java.time's instant, and takes `Z` and `+hh:mm`") {
+    val rng = new Random(29)
+    val out = new Array[Long](4)
+    var withOffset = 0
+    val cases = Seq(
+      "2024-01-31T12:00Z",
+      "2024-01-31 12:00:00.5+18:00",
+      "2024-01-31 12:00:00.5+18:01",
+      "2024-01-31 12:00:00.5-18:00",
+      "2024-01-31T12:00:00+19:00",
+      "2024-01-31T12:00:00-00:00",
+      "2024-01-31T12:00:00+05:60",
+      "2024-01-31T12:00:00+0530",
+      "2024-01-31T12:00:00+05:30:15",
+      "2024-01-31T12:00:00z",
+      "2024-01-31Z",
+      "2024-01-31T12:00:00.Z",
+      "2024-01-31T12:00:00.1234567890Z",
+      "0000-01-01T00:00:00+14:00"
+    ) ++ Seq.fill(200000)(randomDateTime(rng) + randomOffset(rng))
+    cases.foreach { s =>
+      val b = bytes(s)
+      if (FastText.isoDateTime(b, 0, b.length, out)) {
+        val nanos = (out(0) * 86400L + out(1)) * 1000000000L + out(2)
+        if (out(3) == FastText.NoOffset) assert(jdkDateTime(s).contains(nanos), s)
+        else {
+          withOffset += 1
+          assert(jdkInstant(s).contains(nanos - out(3) * 1000000000L), s)
+        }
+      } else if (s.endsWith("Z") || s.matches(".*[+-]\\d\\d:\\d\\d")) {
+        // declined: java.time must refuse it too, or it is a shape the fast path leaves to it
+        assert(jdkInstant(s).isEmpty || s.matches(".*\\.\\d{10,}.*|.*\\.[Z+-].*|.{10}[Z+-].*"), s)
+      }
+    }
+    assert(withOffset > 20000, s"fast timestamps with an offset: $withOffset")
+  }
+
+  private def jdkInstant(s: String): Option[Long] =
+    try {
+      val t = OffsetDateTime.parse(s.replace(' ', 'T'))
+      Some(t.toEpochSecond * 1000000000L + t.getNano)
+    } catch { case _: java.time.DateTimeException => None }
+
+  private def randomOffset(rng: Random): String = rng.nextInt(6) match {
+    case 0 => ""
+    case 1 | 2 => "Z"
+    case 3 => s"${"+-" (rng.nextInt(2))}${two(rng, 20)}:${two(rng, 62)}"
+    case 4 => s"${"+-" (rng.nextInt(2))}${two(rng, 19)}${two(rng, 60)}"
+    case _ => "z"
   }
 }

@@ -7,7 +7,7 @@ import org.apache.spark.sql.catalyst.util.DateTimeUtils
 import org.apache.spark.sql.types._
 
 import sparkdrill.loader.{ColumnWriter, TupleWriter}
-import sparkdrill.reader.Fills
+import sparkdrill.reader.{FastText, Fills}
 
 /** Writes a JSON object straight from its bytes ([[JsonCursor]]) into a row or struct writer, by the rules of
   * [[JsonValueWriter]] (SPEC 5): members matched by trimmed, case-insensitive name, numbers widened, any scalar
@@ -31,6 +31,13 @@ private[json] final class ByteRecordWriter(
   import ByteRecordWriter._
 
   private val escapes = new JsonEscapes
+  private val temporalFields = new Array[Long](4)
+  // A fixed offset (UTC, +02:00) turns a local time into an instant by arithmetic; None: a zone with rules,
+  // read through java.time for its gaps and overlaps.
+  private val fixedOffsetSeconds: Option[Long] =
+    if (zone.getRules.isFixedOffset)
+      Some(zone.getRules.getOffset(java.time.Instant.EPOCH).getTotalSeconds.toLong)
+    else None
 
   /** Members of the last record counted as dropped (keys no file had). */
   var dropped = 0
@@ -282,7 +289,7 @@ private[json] final class ByteRecordWriter(
         (escapes.decoded, 0, n)
       }
     if (code != AsBinary && blank(bytes, start, length)) w.setNull()
-    else {
+    else if (!temporal(w, code, bytes, start, length)) {
       val text = new String(bytes, start, length, StandardCharsets.UTF_8).trim
       (code: @annotation.switch) match {
         case AsLong => w.setLong(exact(text, Long.MinValue, Long.MaxValue))
@@ -308,6 +315,30 @@ private[json] final class ByteRecordWriter(
       }
     }
   }
+
+  // ISO dates and timestamps straight from the string's bytes, with JsonScalars' answer (FastText declines
+  // what it does not take, whitespace around the value included): false to read the text through java.time.
+  // A timestamp with its own offset is that instant; timestamp_ntz refuses one (java.time says why).
+  private def temporal(w: ColumnWriter, code: Int, b: Array[Byte], s: Int, n: Int): Boolean =
+    if (code == AsDate) {
+      val day = FastText.isoDate(b, s, n)
+      if (day != Int.MinValue) w.setDate(day)
+      day != Int.MinValue
+    } else if (
+      (code == AsTimestamp || code == AsTimestampNtz) && FastText.isoDateTime(b, s, n, temporalFields)
+    ) {
+      val own = temporalFields(3) != FastText.NoOffset
+      val offset =
+        if (code == AsTimestampNtz) { if (own) None else Some(0L) }
+        else if (own) Some(temporalFields(3))
+        else fixedOffsetSeconds
+      offset.foreach { o =>
+        w.setTimestamp(
+          (temporalFields(0) * 86400L + temporalFields(1) - o) * 1000000L + temporalFields(2) / 1000L
+        )
+      }
+      offset.isDefined
+    } else false
 
   // Nothing but characters up to U+0020 (what String.trim removes).
   private def blank(bytes: Array[Byte], from: Int, length: Int): Boolean = {

@@ -39,4 +39,22 @@ class TimestampOffsetSuite extends AnyFunSuite with TestFiles with LocalSpark {
       instants("n INT, t TIMESTAMP_NTZ") == Seq("2024-01-31T12:00", "2024-01-31T12:00", "2024-01-31T12:00")
     )
   }
+
+  test(
+    "a zone with rules (timeZone=America/Los_Angeles): a value's own offset still wins; one without is LA's time"
+  ) {
+    write(
+      "a.csv" -> ("n,t\n1,2024-01-31T12:00:00Z\n2,2024-01-31 12:00:00.25-07:00\n3,2024-01-31T12:00:00\n" +
+        "4,2024-07-31 12:00\n5,2024-03-10 02:30:00\n")
+    )
+    assert(
+      instants("n INT, t TIMESTAMP", "timeZone" -> "America/Los_Angeles") == Seq(
+        "2024-01-31 12:00:00.0",
+        "2024-01-31 19:00:00.25",
+        "2024-01-31 20:00:00.0",
+        "2024-07-31 19:00:00.0",
+        "2024-03-10 10:30:00.0" // in the spring-forward gap: java.time moves it an hour on
+      )
+    )
+  }
 }
