@@ -94,7 +94,10 @@ lazy val root = (project in file("."))
       "org.scalatestplus" %% "scalacheck-1-18" % Versions.scalatestScalacheck % Test,
       "org.scalacheck" %% "scalacheck" % Versions.scalacheck % Test,
       // Reads the compiled classes to hold the layers of docs/architecture.md (LayeringSuite).
-      "com.tngtech.archunit" % "archunit" % Versions.archunit % Test
+      "com.tngtech.archunit" % "archunit" % Versions.archunit % Test,
+      // A real HDFS in the test JVM (HdfsCleanSourceSuite): Hadoop's shaded minicluster, beside the shaded
+      // client Spark ships, at the line's Hadoop.
+      "org.apache.hadoop" % "hadoop-client-minicluster" % Versions.hadoop % Test
     ),
     compilerOptions,
     Compile / console / scalacOptions ~= (_.filterNot(_.startsWith("-W"))),

@@ -45,6 +45,9 @@ object Versions {
   // (dev/s3-jars: 2.35.4), whose SQS calls this code uses are the same since 2.0.
   val awsSdk = "2.57.8"
 
+  /** The Hadoop client the line's oldest Spark ships (hadoop-client-api): the tests' HDFS runs at it. */
+  val hadoop: String = if (sparkLine == "spark4") "3.4.1" else "3.3.4"
+
   val scalatest = "3.2.19"
   // Property-based tests (jvm/src/test/scala/sparkdrill/fuzz): ScalaCheck, and ScalaTest's bridge to it,
   // versioned as ScalaTest plus a fourth number and built against ScalaCheck 1.18.
