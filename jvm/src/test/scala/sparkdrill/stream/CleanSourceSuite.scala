@@ -2,7 +2,6 @@ package sparkdrill.stream
 
 import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.{Files, Path => JPath}
-import java.time.ZoneId
 
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{Path => HPath}
@@ -11,7 +10,7 @@ import org.scalatest.funsuite.AnyFunSuite
 
 import sparkdrill.TestFiles
 import sparkdrill.errors.{DrillException, ErrorClasses, SparkDrillError}
-import sparkdrill.scan.{SchemaDiscovery, SplitPlanner, TableScan}
+import sparkdrill.scan.TableScan
 import sparkdrill.stream.state._
 
 /** `cleanSource` (SPEC 11.1) on the real engine and real local files, triggers driven as Spark drives them
@@ -20,14 +19,9 @@ import sparkdrill.stream.state._
   * trigger runs.
   */
 class CleanSourceSuite extends AnyFunSuite with TestFiles {
+  import StreamTestKit._
+
   private val conf = new Configuration()
-  private val session =
-    StreamSession(
-      ZoneId.of("UTC"),
-      SchemaDiscovery.locally,
-      () => Nil,
-      () => SplitPlanner.Settings(128L << 20, 256L << 10, 2)
-    )
   private val hour = 3600000L
 
   private def in(rel: String): JPath = root.resolve("in").resolve(rel)
@@ -76,16 +70,6 @@ class CleanSourceSuite extends AnyFunSuite with TestFiles {
   private def until(e: StreamEngine, what: String)(condition: => Boolean): Unit = {
     val deadline = System.nanoTime() + 30L * 1000000000L
     while ({ e.metrics(-1); !condition }) {
-      if (System.nanoTime() > deadline) fail(s"$what: not within 30 s")
-      Thread.sleep(20)
-    }
-  }
-
-  // Idle triggers, as Spark runs them, until `condition` holds (at most 30 s): a trigger plans the next round
-  // once the last is recorded.
-  private def triggersUntil(e: StreamEngine, start: Long, what: String)(condition: => Boolean): Unit = {
-    val deadline = System.nanoTime() + 30L * 1000000000L
-    while ({ e.latestBatch(start, 1000, Long.MaxValue); e.metrics(start); !condition }) {
       if (System.nanoTime() > deadline) fail(s"$what: not within 30 s")
       Thread.sleep(20)
     }

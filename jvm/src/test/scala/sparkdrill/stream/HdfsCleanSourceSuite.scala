@@ -2,7 +2,6 @@ package sparkdrill.stream
 
 import java.nio.charset.StandardCharsets.UTF_8
 import java.nio.file.Files
-import java.time.ZoneId
 
 import org.apache.hadoop.conf.Configuration
 import org.apache.hadoop.fs.{FileSystem, Path}
@@ -11,7 +10,7 @@ import org.apache.spark.sql.types.StructType
 import org.scalatest.BeforeAndAfterAll
 import org.scalatest.funsuite.AnyFunSuite
 
-import sparkdrill.scan.{SchemaDiscovery, SplitPlanner, TableScan}
+import sparkdrill.scan.TableScan
 import sparkdrill.stream.state._
 import sparkdrill.tags.Slow
 
@@ -21,18 +20,13 @@ import sparkdrill.tags.Slow
   */
 @Slow
 class HdfsCleanSourceSuite extends AnyFunSuite with BeforeAndAfterAll {
+  import StreamTestKit._
+
   private val base = Files.createTempDirectory("spark-drill-hdfs")
   private val conf = new Configuration()
   private var cluster: MiniDFSCluster = _
   private var fs: FileSystem = _
   private var test = 0 // each test under a directory of its own
-  private val session =
-    StreamSession(
-      ZoneId.of("UTC"),
-      SchemaDiscovery.locally,
-      () => Nil,
-      () => SplitPlanner.Settings(128L << 20, 256L << 10, 2)
-    )
 
   override def beforeAll(): Unit = {
     conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, base.toString)
@@ -79,15 +73,6 @@ class HdfsCleanSourceSuite extends AnyFunSuite with BeforeAndAfterAll {
       session
     )
     new StreamEngine(d, checkpoint, session)
-  }
-
-  // Idle triggers, as Spark runs them, until `condition` holds (at most 30 s).
-  private def triggersUntil(e: StreamEngine, start: Long, what: String)(condition: => Boolean): Unit = {
-    val deadline = System.nanoTime() + 30L * 1000000000L
-    while ({ e.latestBatch(start, 1000, Long.MaxValue); e.metrics(start); !condition }) {
-      if (System.nanoTime() > deadline) fail(s"$what: not within 30 s")
-      Thread.sleep(20)
-    }
   }
 
   private def records: Seq[CleanRecord] = {
