@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 os.environ.setdefault("TZ", "UTC")
+# No test may use, start or stop the user's own local server (`spark-drill serve`): the CLI looks for one in
+# an empty directory of this process (tests/test_serve.py gives each of its servers a directory of its own).
+os.environ["SPARK_DRILL_SERVER_DIR"] = tempfile.mkdtemp(prefix="spark-drill-server-")
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "samples" / "logs"

@@ -174,7 +174,11 @@ def batch_line(progress: Mapping[str, Any]) -> str:
     metrics = (sources[0].get("metrics") or {}) if sources else {}
     if "numFilesInBatch" in metrics:
         parts.append(_count(int(metrics["numFilesInBatch"]), "file"))
-    parts.append(_count(int(progress.get("numInputRows") or 0), "row"))
+    rows = progress.get("numInputRows")
+    if rows is None:
+        # A Spark Connect client builds the progress from its JSON, which has the rows per source only.
+        rows = sum(int(source.get("numInputRows") or 0) for source in sources)
+    parts.append(_count(int(rows), "row"))
     millis = (progress.get("durationMs") or {}).get("triggerExecution", 0)
     parts.append(f"{millis / 1000:.1f} s")
     return f"batch {progress['batchId']}: " + ", ".join(parts)

@@ -131,7 +131,8 @@ class _Proxy:
 
 CONNECT_MESSAGE = (
     "Python column parsers need a classic SparkSession; this is a Spark Connect session "
-    "(parsers run on the driver and are called over Py4J)"
+    "(parsers run on the driver and are called over Py4J): start one with sd.session(), not "
+    "sd.session(server=True) nor SparkSession.builder.remote(...)"
 )
 
 

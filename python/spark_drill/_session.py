@@ -78,14 +78,36 @@ def configure(builder: SparkSession.Builder) -> SparkSession.Builder:
     return builder
 
 
-def session(master: str = "local[*]", app_name: str = "spark-drill", **conf: str) -> SparkSession:
+def session(
+    master: str = "local[*]", app_name: str = "spark-drill", *, server: bool = False, **conf: str
+) -> SparkSession:
     """A SparkSession (local[*] unless told otherwise) ready to read with `format("drill")` and to query
     `drill.`path`` in SQL. Keyword arguments are Spark settings:
-    `session(**{"spark.ui.enabled": "false"})`."""
+    `session(**{"spark.ui.enabled": "false"})`.
+
+    With `server=True`, a Spark Connect session on the user's local server (`spark-drill serve`), started
+    first when none runs: it answers at once when the server is warm. `master` does not apply there, and the
+    settings must be ones a running session takes (spark.sql.*); Python column parsers need a classic
+    session."""
+    return _server_session(conf) if server else classic_session(master, app_name, conf)
+
+
+def classic_session(master: str, app_name: str, conf: dict[str, str]) -> SparkSession:
+    """`session()` in this process, with `conf` as a dict (a setting may have any name)."""
     builder = SparkSession.builder.master(master).appName(app_name)
     for key, value in conf.items():
         builder = builder.config(key, value)
     spark = configure(builder).getOrCreate()
     ensure_loaded(spark)
     install_error_conversion()
+    return spark
+
+
+def _server_session(conf: dict[str, str]) -> SparkSession:
+    from spark_drill import _serve_client, _serve_control
+
+    info, _ = _serve_control.start()
+    spark = _serve_client.connect(info)
+    for key, value in conf.items():
+        spark.conf.set(key, value)
     return spark

@@ -6,6 +6,7 @@
     spark-drill sql -o header=true "SELECT dir0, count(*) FROM drill.`samples/logs` GROUP BY dir0"
     spark-drill convert samples/logs out/logs --to parquet -o header=true --partition-by dir0
     spark-drill ingest landing/logs lake/logs --checkpoint chk/logs -o header=true   # the new files only
+    spark-drill serve start --idle 30m     # a warm local server: the commands above answer through it
 
 Quiet by default (Spark logs nothing; a progress bar only on a terminal), so `--output json|csv` pipes.
 Exit status: 0 done, 1 the read or query failed (one line on stderr), 2 a usage error.
@@ -24,18 +25,20 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import pyspark
 from pyspark.sql import SparkSession
 
-from spark_drill import __version__
+from spark_drill import __version__, _serve_client, _serve_control, _serve_state
 from spark_drill._cli_commands import catalog_conf, run
 from spark_drill._cli_ingest import parse_duration
 from spark_drill._cli_output import OUTPUTS
 from spark_drill._errors import drill_error_of, scan_error_of
 from spark_drill._jar import jar_path, spark_target
 from spark_drill._options import jvm_options
-from spark_drill._session import is_connect, session
+from spark_drill._session import classic_session, is_connect
 
-COMMANDS = ("show", "schema", "describe", "sql", "convert", "ingest")
+COMMANDS = ("show", "schema", "describe", "sql", "convert", "ingest", "serve")
+SERVER_WAYS = ("auto", "start", "off")
 QUIET_LOG4J = Path(__file__).with_name("log4j2-quiet.properties")
 JAVA_OPTIONS = "spark.driver.extraJavaOptions"
 # Lines the JVM writes straight to the process's stderr whatever log4j says.
@@ -121,7 +124,18 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
         "added to spark.jars; repeatable",
     )
     spark_group.add_argument(
-        "-v", "--verbose", action="count", default=0, help="show Spark's log (-vv: INFO) and stack traces"
+        "-v",
+        "--verbose",
+        action="count",
+        default=0,
+        help="say which way the command ran; show Spark's log (-vv: INFO) and stack traces",
+    )
+    spark_group.add_argument(
+        "--server",
+        choices=SERVER_WAYS,
+        default="auto",
+        help="auto (default): through the local server when one runs (`spark-drill serve`), else in a "
+        "session of its own; start: start the server first if none runs; off: never through the server",
     )
     output = argparse.ArgumentParser(add_help=False)
     output.add_argument(
@@ -219,6 +233,23 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
         help="read new files every DURATION (5s, 60s, 2m) until SIGINT or SIGTERM, then stop cleanly",
     )
     subs["ingest"] = p
+
+    p = sub.add_parser(
+        "serve",
+        help="start, stop or show the local server that answers the other commands in under a second",
+        description="One local Spark Connect server per user, on 127.0.0.1 behind a secret token, with "
+        "spark-drill's jar and catalog; the other commands answer through it while it runs (--server).",
+    )
+    p.add_argument("action", choices=("start", "stop", "status"))
+    p.add_argument(
+        "--idle",
+        type=_duration,
+        default=_serve_control.DEFAULT_IDLE,
+        metavar="DURATION",
+        help="start: stop after DURATION without a request (default 30m; 90s, 2h, ...)",
+    )
+    p.add_argument("-v", "--verbose", action="count", default=0, help="stack traces")
+    subs["serve"] = p
     return parser, subs
 
 
@@ -288,7 +319,7 @@ def _session(args: argparse.Namespace, opts: dict[str, str]) -> SparkSession:
     conf = session_conf(args, opts)
     if args.verbose == 0:
         _drop_jvm_noise()
-    spark = session(master=args.master, app_name="spark-drill", **conf)
+    spark = classic_session(args.master, "spark-drill", conf)
     if args.verbose >= 2:
         spark.sparkContext.setLogLevel("INFO")
     return spark
@@ -315,10 +346,13 @@ def _drop_jvm_noise() -> None:
 
 def main(argv: list[str] | None = None, *, spark: SparkSession | None = None) -> int:
     """Runs the command line `argv` (default: sys.argv[1:]); returns the exit status. With `spark`, runs in
-    that session and leaves it running (for tests and notebooks); otherwise starts one and stops it."""
+    that session and leaves it running (for tests and notebooks); otherwise runs through the local server
+    (`--server`) or starts a session of its own and stops it."""
     parser, subs = build_parser()
     args = parser.parse_args(_legacy(list(sys.argv[1:] if argv is None else argv)))
     sub = subs[args.command]
+    if args.command == "serve":
+        return serve(args)
     given = dict(args.options)
     if args.format is not None:
         given["format"] = args.format
@@ -337,8 +371,12 @@ def main(argv: list[str] | None = None, *, spark: SparkSession | None = None) ->
     if args.command in ("show", "sql") and args.rows is None and args.output == "table":
         args.rows = 50
     own = spark is None
+    paths: dict[str, str] = {}
     try:
-        active = spark if spark is not None else _session(args, opts)
+        if spark is not None:
+            active = spark
+        else:
+            active, opts, paths = _open(args, sub, opts)
     except Exception as e:
         return _failed(e, args.verbose)
     try:
@@ -355,10 +393,83 @@ def main(argv: list[str] | None = None, *, spark: SparkSession | None = None) ->
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except Exception as e:
-        return _failed(e, args.verbose)
+        # Through the server the JVM judges the options when the read is analysed, not before: the same
+        # error is then the same usage error.
+        option_error = scan_error_of(e) if is_connect(active) else None
+        if option_error is not None and option_error.condition in OPTION_CONDITIONS:
+            # jvm_problem's text: the JVM's message, which leads with the condition ScanError keeps apart.
+            sub.error(f"[{option_error.condition}] {option_error}")
+        return _failed(e, args.verbose, paths)
     finally:
         if own:
             active.stop()
+
+
+# The option errors jvm_problem reports before a classic session reads.
+OPTION_CONDITIONS = (
+    "SPARK_DRILL_UNKNOWN_OPTION",
+    "SPARK_DRILL_UNSUPPORTED_OPTION",
+    "SPARK_DRILL_BAD_OPTION_VALUE",
+)
+
+
+def _open(
+    args: argparse.Namespace, sub: argparse.ArgumentParser, opts: dict[str, str]
+) -> tuple[SparkSession, dict[str, str], dict[str, str]]:
+    """The session the command runs in, by `--server`, its reader options (paths made absolute for the
+    server) and the paths made absolute (each with the path as given); with -v, says on stderr which way."""
+    reason = _serve_client.own_session_reason(args)
+    if args.server != "off" and not reason:
+        reason = _serve_client.missing_client()
+    info = None
+    if args.server == "start" and reason:
+        sub.error(f"{reason}, so this command cannot run through the server; use --server off")
+    if args.server == "start":
+        info, _ = _serve_control.start()
+    elif args.server == "auto" and not reason:
+        info, why = _serve_control.usable()
+        if why:
+            print(why, file=sys.stderr)
+    if info is None:
+        if args.verbose:
+            because = {"off": "--server off"}.get(args.server, reason or "no server runs")
+            print(f"spark-drill: running in a Spark session of its own ({because})", file=sys.stderr)
+        return _session(args, opts), opts, {}
+    if args.verbose:
+        print(
+            f"spark-drill: running through the server at 127.0.0.1:{info.port} (pid {info.pid})",
+            file=sys.stderr,
+        )
+    opts, given = _serve_client.for_server(args, opts, os.getcwd())
+    spark = _serve_client.connect(info)
+    catalog = catalog_conf(opts) if args.command == "sql" else {}
+    for key, value in _serve_client.session_settings(args, catalog).items():
+        spark.conf.set(key, value)
+    return spark, opts, given
+
+
+def serve(args: argparse.Namespace) -> int:
+    """`spark-drill serve start|stop|status`."""
+    try:
+        if args.action == "start":
+            info, started = _serve_control.start(args.idle)
+            state = "started" if started else "already running"
+            print(f"{state} at 127.0.0.1:{info.port} (pid {info.pid})")
+        elif args.action == "stop":
+            stopped = _serve_control.stop()
+            print(f"stopped the server (pid {stopped.pid})" if stopped else "no server runs")
+        else:
+            running = _serve_state.live()
+            if running is None:
+                print("no server runs")
+                return 1
+            print("\n".join(_serve_control.status_lines(running)))
+            why = _serve_state.mismatch(running, __version__, pyspark.__version__)
+            if why:
+                print(why, file=sys.stderr)
+        return 0
+    except Exception as e:
+        return _failed(e, args.verbose)
 
 
 def jvm_problem(spark: SparkSession, opts: dict[str, str]) -> str | None:
@@ -375,7 +486,7 @@ def jvm_problem(spark: SparkSession, opts: dict[str, str]) -> str | None:
     return problem
 
 
-def _failed(error: Exception, verbose: int) -> int:
+def _failed(error: Exception, verbose: int, paths: dict[str, str] | None = None) -> int:
     if verbose:
         traceback.print_exc()
     # A scan's error prints from its fields (the JVM's message, one line); another of spark-drill's classes
@@ -389,7 +500,8 @@ def _failed(error: Exception, verbose: int) -> int:
         line = text if text.startswith("spark-drill: ") else f"spark-drill: [{drill_error.condition}] {text}"
     else:
         line = one_line(error)
-    print(line, file=sys.stderr)
+    # Through the server the paths were sent absolute: the line names them as the user gave them.
+    print(_serve_client.as_given(line, paths or {}), file=sys.stderr)
     return 1
 
 
