@@ -189,13 +189,15 @@ def test_errors_are_the_same_line_and_exit_status_either_way(server: Path, tmp_p
         alone.stdout,
         alone.stderr,
     )
-    through, alone = both_ways(server, "schema", "missing", cwd=tmp_path)
-    assert alone.returncode == 1 and alone.stderr.count(b"\n") == 1
-    assert (through.returncode, through.stdout, through.stderr) == (
-        alone.returncode,
-        alone.stdout,
-        alone.stderr,
-    )
+    # Paths go to the server absolute; the error names them as given.
+    for args in (("schema", "missing dir"), ("sql", "SELECT * FROM drill.`nope`")):
+        through, alone = both_ways(server, *args, cwd=tmp_path)
+        assert alone.returncode == 1 and alone.stderr.count(b"\n") == 1
+        assert (through.returncode, through.stdout, through.stderr) == (
+            alone.returncode,
+            alone.stdout,
+            alone.stderr,
+        )
 
 
 def part_lines(directory: Path, suffix: str) -> list[str]:
