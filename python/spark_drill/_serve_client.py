@@ -24,6 +24,7 @@ from spark_drill._serve_state import ServerInfo
 # one of them runs in a session of its own.
 STATIC_SQL = ("spark.sql.extensions", "spark.sql.warehouse.dir", "spark.sql.catalogImplementation")
 _DRILL_PATH = re.compile(r"(\bdrill\s*\.\s*`)((?:[^`]|``)+)(`)", re.IGNORECASE)
+ZONE = "spark.sql.session.timeZone"
 # What PySpark's Connect client imports beyond PySpark.
 CLIENT_MODULES = ("grpc", "grpc_status", "pandas", "pyarrow")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
@@ -135,7 +136,7 @@ def session_settings(args: argparse.Namespace, catalog: Mapping[str, str]) -> di
     settings: dict[str, str] = {}
     zone = local_zone()
     if zone:
-        settings["spark.sql.session.timeZone"] = zone
+        settings[ZONE] = zone
     settings.update(catalog)
     settings.update(dict(args.conf))
     return settings

@@ -41,7 +41,8 @@ def start(idle: dt.timedelta = DEFAULT_IDLE) -> tuple[ServerInfo, bool]:
     if int(pyspark.__version__.split(".")[0]) < 4:
         # PySpark 3.5 ships no Connect server, and its server cannot be told to listen on loopback only.
         raise ServeError(f"spark-drill: the local server needs PySpark 4 (this is {pyspark.__version__})")
-    with _serve_state.start_lock(START_TIMEOUT):
+    # Longer than one start takes to fail: a call that waits for another's start sees how it ended.
+    with _serve_state.start_lock(START_TIMEOUT + 30):
         info, why = usable()
         if why:
             raise ServeError(why)
@@ -54,8 +55,7 @@ def _spawn(idle_seconds: float) -> ServerInfo:
     log = _serve_state.log_file()
     env = {**os.environ, "SPARK_LOCAL_IP": "127.0.0.1"}
     env.pop("SPARK_REMOTE", None)
-    with open(log, "ab") as out:
-        os.chmod(log, 0o600)
+    with os.fdopen(os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600), "ab") as out:
         # A session of its own: the server outlives this call, and a Ctrl-C in the shell that started it
         # does not reach it.
         child = subprocess.Popen(

@@ -444,7 +444,13 @@ def _open(
     spark = _serve_client.connect(info)
     catalog = catalog_conf(opts) if args.command == "sql" else {}
     for key, value in _serve_client.session_settings(args, catalog).items():
-        spark.conf.set(key, value)
+        try:
+            spark.conf.set(key, value)
+        except Exception:
+            if key != _serve_client.ZONE:
+                raise
+            # A $TZ the JVM does not know as a zone: a JVM of its own would have fallen back to GMT too.
+            spark.conf.set(key, "GMT")
     return spark, opts, given
 
 
