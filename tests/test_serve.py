@@ -21,12 +21,17 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pyspark
 import pytest
 
 from conftest import REPO, SAMPLES, write_files
 from spark_drill import __version__, _serve_state
 
-pytestmark = pytest.mark.connect
+# PySpark 3.5 has no Connect server to start: `serve` refuses there (tests/test_serve_units.py).
+pytestmark = [
+    pytest.mark.connect,
+    pytest.mark.skipif(int(pyspark.__version__.split(".")[0]) < 4, reason="the local server needs PySpark 4"),
+]
 
 CLI = str(Path(sys.executable).with_name("spark-drill"))
 # A JVM and a Spark session on a busy 2-core machine: generous, never unbounded.

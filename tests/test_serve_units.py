@@ -4,6 +4,13 @@ commands need a session of their own, the record's mismatch message (tests/test_
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pyspark
+import pytest
 
 from spark_drill import _serve_client, _serve_state
 
@@ -71,3 +78,16 @@ def test_a_server_of_another_version_or_spark_line_is_not_used() -> None:
     )
     assert _serve_state.mismatch(info, "0.2.0", "4.3.0") is not None
     assert info.url() == "sc://localhost:4567/;token=t"
+
+
+@pytest.mark.skipif(int(pyspark.__version__.split(".")[0]) >= 4, reason="PySpark 4 has a Connect server")
+def test_serve_on_pyspark_35_refuses_naming_pyspark_4(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [str(Path(sys.executable).with_name("spark-drill")), "serve", "start"],
+        capture_output=True,
+        timeout=120,
+        env={**os.environ, "SPARK_DRILL_SERVER_DIR": str(tmp_path)},
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode != 0
+    assert f"the local server needs PySpark 4 (this is {pyspark.__version__})" in done.stderr.decode()
