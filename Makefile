@@ -14,7 +14,14 @@ line_jar = target/$(1)/spark-drill-$(1)-$(VERSION).jar
 JAR := $(call line_jar,spark4_2.13)
 JAR_35 := $(call line_jar,spark3.5_2.12)
 JAR_35_213 := $(call line_jar,spark3.5_2.13)
-JARS := $(JAR) $(JAR_35) $(JAR_35_213)
+# The excel format's jar per line (`format=excel`, a module of its own with Apache POI shaded inside): the wheel
+# carries them beside the core's and sd.session() puts the line's on the classpath (python/spark_drill/_jar.py).
+excel_jar = jvm/excel/target/assembly/$(1)/spark-drill-excel-$(1)-$(VERSION).jar
+EXCEL_JAR := $(call excel_jar,spark4_2.13)
+EXCEL_JAR_35 := $(call excel_jar,spark3.5_2.12)
+EXCEL_JAR_35_213 := $(call excel_jar,spark3.5_2.13)
+JARS := $(JAR) $(JAR_35) $(JAR_35_213) $(EXCEL_JAR) $(EXCEL_JAR_35) $(EXCEL_JAR_35_213)
+EXCEL_SOURCES := $(shell find jvm/excel/src/main -type f)
 # The example format's jar (examples/fixedwidth, a format plugin in a jar of its own): tests/test_plugins.py
 # adds it to a session with spark.jars, so the targets that run pytest build it for their Spark line.
 example_jar = examples/fixedwidth/target/$(1)/spark-drill-example-fixedwidth-$(1)-$(VERSION).jar
@@ -126,6 +133,18 @@ $(JAR_35_213): $(JVM_SOURCES)
 	$(SBT_35_213) package
 	@test -s $@ && touch $@
 
+$(EXCEL_JAR): $(JVM_SOURCES) $(EXCEL_SOURCES)
+	$(SBT) excel/assembly
+	@test -s $@ && touch $@
+
+$(EXCEL_JAR_35): $(JVM_SOURCES) $(EXCEL_SOURCES)
+	$(SBT_35) excel/assembly
+	@test -s $@ && touch $@
+
+$(EXCEL_JAR_35_213): $(JVM_SOURCES) $(EXCEL_SOURCES)
+	$(SBT_35_213) excel/assembly
+	@test -s $@ && touch $@
+
 $(EXAMPLE_JAR): $(JVM_SOURCES) $(EXAMPLE_SOURCES)
 	$(SBT) fixedwidth/package
 	@test -s $@ && touch $@
@@ -157,8 +176,8 @@ endef
 $(WHEEL): $(JARS) $(PY_SOURCES) $(VENV)/.deps
 	$(call build_wheel,$(JARS),dist)
 
-$(FAST_WHEEL): $(JAR) $(PY_SOURCES) $(VENV)/.deps
-	$(call build_wheel,$(JAR),dist/fast)
+$(FAST_WHEEL): $(JAR) $(EXCEL_JAR) $(PY_SOURCES) $(VENV)/.deps
+	$(call build_wheel,$(JAR) $(EXCEL_JAR),dist/fast)
 
 install: $(VENV)/.installed
 
@@ -243,4 +262,4 @@ bench-test: $(VENV)/.bench-deps $(JAR)
 	$(VENV)/bin/mypy --strict bench
 
 clean:
-	rm -rf target project/target examples/fixedwidth/target dist build $(VENV) python/spark_drill/jars/*.jar
+	rm -rf target project/target examples/fixedwidth/target jvm/excel/target dist build $(VENV) python/spark_drill/jars/*.jar

@@ -63,8 +63,8 @@ val lineResource = Compile / resourceGenerators += Def.task {
 }.taskValue
 
 lazy val root = (project in file("."))
-  // `test`, `package` and scalafmt run in the example format's project too.
-  .aggregate(LocalProject("fixedwidth"))
+  // `test`, `package` and scalafmt run in the example format's and the excel format's projects too.
+  .aggregate(LocalProject("fixedwidth"), LocalProject("excel"))
   .settings(
     name := s"spark-drill-${Versions.sparkLine}",
     // sbt would turn the dot of spark3.5 into a dash; the artifacts are named by the line as written.
@@ -128,6 +128,56 @@ lazy val fixedwidth = (project in file("examples/fixedwidth"))
     Test / fork := true,
     Test / javaOptions ++= Seq("-Xmx2g", "-Duser.timezone=UTC") ++ sparkModuleOptions,
     Test / testOptions += Tests.Argument(TestFrameworks.ScalaTest, "-oD")
+  )
+
+// `format=excel` (SPEC 13): a format in a module and jar of its own, found by the same ServiceLoader as any
+// plugin, so that Apache POI and its dependencies never reach the core jar. Its shipped jar is the assembly
+// (`excel/assembly`): POI and the libraries it needs relocated under sparkdrill.shaded, so that nothing on
+// Spark's classpath changes (Spark ships its own commons-io, commons-compress, commons-codec). log4j-api is
+// left out: Spark provides it, and POI only logs through it.
+lazy val excel = (project in file("jvm/excel"))
+  .dependsOn(root % "provided->compile;test->test")
+  .settings(
+    name := s"spark-drill-excel-${Versions.sparkLine}",
+    moduleName := name.value,
+    lineLayout,
+    libraryDependencies ++= Seq(
+      "org.apache.spark" %% "spark-sql" % Versions.spark % Provided,
+      ("org.apache.poi" % "poi" % Versions.poi).exclude("org.apache.logging.log4j", "log4j-api"),
+      ("org.apache.poi" % "poi-ooxml" % Versions.poi).exclude("org.apache.logging.log4j", "log4j-api"),
+      "org.scalatest" %% "scalatest" % Versions.scalatest % Test
+    ) ++ Versions.scala212Compat.map(_ % Provided),
+    compilerOptions,
+    publish / skip := true,
+    Test / fork := true,
+    Test / parallelExecution := false,
+    Test / javaOptions ++= Seq("-Xmx2g", "-XX:MaxDirectMemorySize=1g", "-Duser.timezone=UTC") ++
+      sparkModuleOptions,
+    Test / testOptions += Tests.Argument(TestFrameworks.ScalaTest, "-oD"),
+    // jvm/excel/target/assembly/<line>/spark-drill-excel-<line>-<v>.jar, apart from `package`'s thin jar of the
+    // same name; the wheel carries it and python/spark_drill/_jar.py finds it there in a checkout.
+    assembly / assemblyJarName := s"${moduleName.value}_${Versions.scalaBinary}-${version.value}.jar",
+    assembly / assemblyOutputPath :=
+      baseDirectory.value / "target" / "assembly" / Versions.lineDir / (assembly / assemblyJarName).value,
+    assembly / assemblyOption ~= (_.withIncludeScala(false)),
+    assembly / assemblyShadeRules := Seq(
+      "org.apache.poi.**",
+      "org.apache.commons.**",
+      "org.apache.xmlbeans.**",
+      "org.openxmlformats.**",
+      "com.microsoft.schemas.**",
+      "org.etsi.**",
+      "org.w3.**",
+      "com.zaxxer.sparsebits.**",
+      "com.graphbuilder.**",
+      "schemaorg_apache_xmlbeans.**"
+    ).map(p => ShadeRule.rename(p -> "sparkdrill.shaded.@0").inAll),
+    assembly / assemblyMergeStrategy := {
+      case PathList("META-INF", "services", _*) => MergeStrategy.concat
+      case PathList("META-INF", _*) => MergeStrategy.discard
+      case "module-info.class" => MergeStrategy.discard
+      case _ => MergeStrategy.first
+    }
   )
 
 // The loader's micro-benchmark (`make bench-loader`, docs/performance.md): not a test, not in the jar.

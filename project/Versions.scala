@@ -47,6 +47,8 @@ object Versions {
 
   /** The Hadoop client the line's oldest Spark ships (hadoop-client-api): the tests' HDFS runs at it. */
   val hadoop: String = if (sparkLine == "spark4") "3.4.1" else "3.3.4"
+  // format=excel reads workbooks with Apache POI (its streaming XSSF package), shaded into the excel jar.
+  val poi = "5.5.1"
 
   val scalatest = "3.2.19"
   // Property-based tests (jvm/src/test/scala/sparkdrill/fuzz): ScalaCheck, and ScalaTest's bridge to it,

@@ -24,10 +24,29 @@ def test_wheel_contains_a_jar_for_each_spark_line() -> None:
     assert WHEEL is not None
     jars = sorted(n for n in zipfile.ZipFile(WHEEL).namelist() if n.endswith(".jar"))
     assert [re.sub(r"-[^-]+\.jar$", "", n) for n in jars] == [
+        "spark_drill/jars/spark-drill-excel-spark3.5_2.12",
+        "spark_drill/jars/spark-drill-excel-spark3.5_2.13",
+        "spark_drill/jars/spark-drill-excel-spark4_2.13",
         "spark_drill/jars/spark-drill-spark3.5_2.12",
         "spark_drill/jars/spark-drill-spark3.5_2.13",
         "spark_drill/jars/spark-drill-spark4_2.13",
     ], jars
+
+
+@needs_wheel
+def test_the_excel_jar_carries_poi_shaded_and_nothing_else_outside_spark_drill() -> None:
+    """The excel format's jar adds nothing to Spark's classpath: POI and its libraries are relocated under
+    sparkdrill.shaded, and its plugin is registered for the ServiceLoader."""
+    assert WHEEL is not None
+    wheel = zipfile.ZipFile(WHEEL)
+    for name in (n for n in wheel.namelist() if "/spark-drill-excel-" in n):
+        with zipfile.ZipFile(wheel.open(name)) as jar:
+            classes = [n for n in jar.namelist() if n.endswith(".class")]
+            services = jar.read("META-INF/services/sparkdrill.reader.FormatPlugin").decode()
+        assert "sparkdrill/formats/excel/ExcelFormat.class" in classes, name
+        assert any(n.startswith("sparkdrill/shaded/org/apache/poi/") for n in classes), name
+        assert [n for n in classes if not n.startswith("sparkdrill/")] == [], name
+        assert "sparkdrill.formats.excel.ExcelFormat" in services, name
 
 
 @needs_wheel
@@ -36,7 +55,7 @@ def test_each_jar_in_the_wheel_is_built_for_the_line_its_name_says() -> None:
     one line's jar under another's name, would fail only when a user's Spark loads it)."""
     assert WHEEL is not None
     wheel = zipfile.ZipFile(WHEEL)
-    for name in (n for n in wheel.namelist() if n.endswith(".jar")):
+    for name in (n for n in wheel.namelist() if n.endswith(".jar") and "/spark-drill-excel-" not in n):
         found = re.fullmatch(r".*/spark-drill-(spark[\d.]+)_(2\.1[23])-[^-]+\.jar", name)
         assert found, name
         line, scala = found.groups()

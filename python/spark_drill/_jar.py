@@ -99,13 +99,31 @@ def _checkout_dir() -> Path:
     return Path(__file__).resolve().parents[2] / "target"
 
 
-def _jars(folder: Path, line: str) -> list[Path]:
-    """The line's jars in `folder`, newest last: sbt leaves the jars of earlier versions, and writes a
-    `-tests.jar` beside the main one when test classes are packaged."""
+def _excel_checkout_dir() -> Path:
+    return Path(__file__).resolve().parents[2] / "jvm" / "excel" / "target" / "assembly"
+
+
+def _jars(folder: Path, line: str, name: str = "spark-drill") -> list[Path]:
+    """The line's jars of `name` in `folder`, newest last: sbt leaves the jars of earlier versions, and
+    writes a `-tests.jar` beside the main one when test classes are packaged."""
     if not folder.is_dir():
         return []
-    jars = [p for p in folder.glob(f"spark-drill-{line}-*.jar") if not p.name.endswith("-tests.jar")]
+    jars = [p for p in folder.glob(f"{name}-{line}-*.jar") if not p.name.endswith("-tests.jar")]
     return sorted(jars, key=lambda p: (p.stat().st_mtime, p.name))
+
+
+def excel_jar_for(target: SparkTarget) -> str | None:
+    """The absolute path of the excel format's jar (`format=excel`, its own jar with Apache POI shaded
+    inside) for `target`'s Spark line: the installed wheel's, else a source checkout's `excel/assembly`;
+    None when there is none (the core reads every other format without it)."""
+    line = target.line
+    if line is None:
+        return None
+    for folder in (_packaged_dir(), _excel_checkout_dir() / line):
+        jars = _jars(folder, line, "spark-drill-excel")
+        if jars:
+            return str(jars[-1])
+    return None
 
 
 def jar_for(target: SparkTarget) -> str:
@@ -140,3 +158,12 @@ def jar_path() -> str:
             raise FileNotFoundError(f"SPARK_DRILL_JAR names {override}, which is not a file")
         return str(Path(override).resolve())
     return jar_for(spark_target())
+
+
+def extra_jar_paths() -> list[str]:
+    """The format jars a session gets beside the core's (the excel format's, when it is there): none when
+    SPARK_DRILL_JAR names the core jar, since the line they are for is then the user's to say."""
+    if os.environ.get("SPARK_DRILL_JAR"):
+        return []
+    excel = excel_jar_for(spark_target())
+    return [excel] if excel is not None else []

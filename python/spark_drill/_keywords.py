@@ -114,6 +114,9 @@ class SharedKeywords(TypedDict, total=False):
     # log (SPEC 12)
     regex: str | None  # a Java regular expression whose named groups are the columns
     log_pattern: LogPattern | None
+    # excel (SPEC 13)
+    sheet: str | None  # a sheet's name, a glob over names ("2024-*"), or "*"
+    data_address: str | None  # "'Sheet name'!B3:H200", "B3:H", "B3"
 
 
 class BatchKeywords(SharedKeywords, total=False):

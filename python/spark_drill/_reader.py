@@ -154,6 +154,10 @@ def read(
         JSON: every number is a double.
     max_record_bytes : int
         JSON: a larger record fails the read in every mode (default 128 MiB).
+    sheet : str
+        Excel: the sheets read, a name, a glob over names (``"2024-*"``) or ``"*"`` (default the first).
+    data_address : str
+        Excel: the range read, ``"'Sheet name'!B3:H200"``, ``"B3:H"`` (to the last row) or ``"B3"``.
     schema : StructType or str
         A defined schema: exactly the columns of ``*``, values converted to it.
     column_formats : Mapping[str, str]

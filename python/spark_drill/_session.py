@@ -7,7 +7,7 @@ from typing import Any
 from pyspark.sql import SparkSession
 
 from spark_drill._errors import install_error_conversion
-from spark_drill._jar import jar_path
+from spark_drill._jar import extra_jar_paths, jar_path
 
 FORMAT = "drill"
 CATALOG_CLASS = "sparkdrill.spark.DrillCatalog"
@@ -71,8 +71,11 @@ def configure(builder: SparkSession.Builder) -> SparkSession.Builder:
         from spark_drill._connect_errors import install_connect_error_conversion
 
         install_connect_error_conversion()
-    existing = options.get("spark.jars")
-    builder = builder.config("spark.jars", _append_jar(existing, jar_path()))
+    jars = _append_jar(options.get("spark.jars"), jar_path())
+    # The excel format's jar (its own, with POI shaded inside) joins by default, found like the core's.
+    for extra in extra_jar_paths():
+        jars = _append_jar(jars, extra)
+    builder = builder.config("spark.jars", jars)
     if "spark.sql.catalog.drill" not in options:
         builder = builder.config("spark.sql.catalog.drill", CATALOG_CLASS)
     return builder

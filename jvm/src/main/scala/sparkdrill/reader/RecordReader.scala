@@ -56,9 +56,11 @@ final class RecordReader(negotiator: SchemaNegotiator, records: FieldRecords) ex
   }
 
   private def writeRecord(): Unit = {
-    if (records.offset < 0 && (lineWriter != null || offsetWriter != null))
+    // A range of a bzip2 file knows neither; a format without byte offsets (a workbook) knows lines only.
+    if ((records.line < 0 && lineWriter != null) || (records.offset < 0 && offsetWriter != null))
       throw DrillErrors.internal(
-        s"${errors.path}: _line and _offset cannot be read from a range of a bzip2 file"
+        if (records.line < 0) s"${errors.path}: _line and _offset cannot be read from a range of a bzip2 file"
+        else s"${errors.path}: _offset cannot be read: this format's records have no byte offset"
       )
     if (countOnly) { writer.start(); writeImplicit(); writer.save(); return }
     val malformed = records.split()
@@ -81,7 +83,7 @@ final class RecordReader(negotiator: SchemaNegotiator, records: FieldRecords) ex
   }
 
   private def where(context: ErrorContext): ErrorContext =
-    if (records.offset < 0) context.withoutPositions else context
+    if (records.line < 0) context.withoutPositions else context
 
   private def writeImplicit(): Unit = {
     if (lineWriter != null) lineWriter.setLong(records.line)
