@@ -24,6 +24,9 @@ IMPLICIT_LABELS = {
     "lmtLabel": "lmt",
 }
 ROW_COLUMNS = ("_line", "_offset")
+# A workbook's rows have one more (SPEC 13), listed when the read is of workbooks.
+SHEET_COLUMN = "sheet"
+WORKBOOK_SUFFIXES = (".xlsx", ".xlsm", ".xls")
 SCHEMA_COLUMNS = "column string, type string, nullable boolean, origin string, first_file string"
 
 
@@ -63,6 +66,8 @@ def schema_report(spark: SparkSession, path: str, opts: Mapping[str, str]) -> Da
         first_file.setdefault(r.column.lower(), _relative(r.first_file, root))
     lowered = {k.lower(): v for k, v in opts.items()}
     labels = [lowered.get(k.lower(), default) for k, default in IMPLICIT_LABELS.items()] + list(ROW_COLUMNS)
+    if lowered.get("format", "").lower() == "excel" or path.lower().endswith(WORKBOOK_SUFFIXES):
+        labels.append(SHEET_COLUMN)
     partition = re.compile(re.escape(lowered.get("partitionlabel", "dir")) + r"\d+", re.IGNORECASE)
     hive = lowered.get("partitionstyle", "").lower() == "hive"
     special = {

@@ -5,12 +5,18 @@ import org.apache.spark.unsafe.types.UTF8String
 import sparkdrill.errors.DrillErrors
 
 /** The file metadata columns (SPEC 3.3). File kinds are per-file constants; row kinds come from the reader. */
-private[sparkdrill] sealed abstract class ImplicitKind(val defaultLabel: String, val dataType: DataType)
-    extends Serializable
+private[sparkdrill] sealed abstract class ImplicitKind(
+    val defaultLabel: String,
+    val dataType: DataType,
+    val nullable: Boolean
+) extends Serializable
 
 private[sparkdrill] object ImplicitKind {
-  sealed abstract class FileKind(label: String, dt: DataType) extends ImplicitKind(label, dt)
-  sealed abstract class RowKind(label: String) extends ImplicitKind(label, LongType)
+  // No default arguments here: one would be a method of this object, called while a kind's own object is
+  // initialized, and `all` below would then hold that kind as null.
+  sealed abstract class FileKind(label: String, dt: DataType) extends ImplicitKind(label, dt, false)
+  sealed abstract class RowKind(label: String, dt: DataType, nullable: Boolean)
+      extends ImplicitKind(label, dt, nullable)
 
   /** `b.csv` */
   case object FileName extends FileKind("filename", StringType)
@@ -28,16 +34,19 @@ private[sparkdrill] object ImplicitKind {
   case object Lmt extends FileKind("lmt", TimestampType)
 
   /** 1-based line where the record starts. */
-  case object Line extends RowKind("_line")
+  case object Line extends RowKind("_line", LongType, false)
 
   /** Byte offset of the record in the uncompressed file. */
-  case object Offset extends RowKind("_offset")
+  case object Offset extends RowKind("_offset", LongType, false)
+
+  /** The sheet of a workbook's row (SPEC 13); null for a record of a format without sheets. */
+  case object Sheet extends RowKind("sheet", StringType, true)
 
   val fileKinds: Seq[FileKind] = Seq(FileName, FilePath, Fqn, Suffix, Lmt)
-  val all: Seq[ImplicitKind] = fileKinds ++ Seq(Line, Offset)
+  val all: Seq[ImplicitKind] = fileKinds ++ Seq(Line, Offset, Sheet)
 }
 
-/** The labels of the file columns (options `filenameLabel`, ...). `_line` and `_offset` are fixed. */
+/** The labels of the file columns (options `filenameLabel`, ...). `_line`, `_offset` and `sheet` are fixed. */
 private[sparkdrill] final case class ImplicitLabels(
     filename: String = ImplicitKind.FileName.defaultLabel,
     filepath: String = ImplicitKind.FilePath.defaultLabel,
@@ -114,7 +123,7 @@ private[sparkdrill] final case class ImplicitColumnParser(labels: ImplicitLabels
   }
 
   private def parsed(name: String, kind: ImplicitKind): ParsedColumn =
-    ParsedColumn(StructField(name, kind.dataType, nullable = false), ParsedKind.Implicit(kind))
+    ParsedColumn(StructField(name, kind.dataType, kind.nullable), ParsedKind.Implicit(kind))
 }
 
 private[sparkdrill] object ImplicitColumnParser {

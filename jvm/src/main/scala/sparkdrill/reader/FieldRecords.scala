@@ -2,7 +2,7 @@ package sparkdrill.reader
 
 /** A format's part of the record-reader template ([[RecordReader]]): how to find its records in a split, and
   * how to cut one record into text fields. Everything else (binding fields to columns, conversion, modes,
-  * the corrupt-record and rescued-data columns, `_line` and `_offset`, fills, `validate`, the row filter,
+  * the corrupt-record and rescued-data columns, `_line`, `_offset` and `sheet`, fills, `validate`, the row filter,
   * batch limits) is the template's.
   *
   * The fields of a record are UTF-8 text in `bytes`: field `i` is `bytes(start(i) until start(i) + length(i))`,
@@ -24,6 +24,9 @@ trait FieldRecords extends AutoCloseable {
   /** The current record's byte offset in the uncompressed file, or -1 where unknown. */
   def offset: Long
 
+  /** The sheet of the current record, for a format whose files have sheets (the hidden `sheet` column). */
+  def sheet: Option[String] = None
+
   /** Cuts the current record into fields. Returns null when it could, else why the record is malformed (the
     * template then applies `mode`).
     */
@@ -37,6 +40,11 @@ trait FieldRecords extends AutoCloseable {
 
   /** The current record as read, for the corrupt-record column and error messages. */
   def text: String
+
+  /** Values of the current record that are null in their column yet kept, by name, in the rescued-data column
+    * when one is read (a workbook's error cells: `#DIV/0!`). Called after [[split]]; none by default.
+    */
+  def keptAside(put: (String, String) => Unit): Unit = ()
 
   /** The column of a field past [[names]] (fixed-width's trailing `rest`), found by discovery like any late
     * column; None (the default) makes such fields extras: rescued, or dropped and counted.

@@ -38,6 +38,7 @@ final class RecordReader(negotiator: SchemaNegotiator, records: FieldRecords) ex
   private val others: Array[TextConverter] = fields.others
   private val lineWriter: ColumnWriter = writer.find(RecordColumns.Line).orNull
   private val offsetWriter: ColumnWriter = writer.find(RecordColumns.Offset).orNull
+  private val sheetWriter: ColumnWriter = writer.find(RecordColumns.Sheet).orNull
   private val fieldText: Int => String = i =>
     if (i >= records.count || records.start(i) < 0) null
     else
@@ -88,6 +89,7 @@ final class RecordReader(negotiator: SchemaNegotiator, records: FieldRecords) ex
   private def writeImplicit(): Unit = {
     if (lineWriter != null) lineWriter.setLong(records.line)
     if (offsetWriter != null) offsetWriter.setLong(records.offset)
+    if (sheetWriter != null) records.sheet.foreach(sheetWriter.setString)
   }
 
   /** Writes the fields; false when the record was dropped (DROPMALFORMED, or rejected by the row filter). */
@@ -165,6 +167,7 @@ final class RecordReader(negotiator: SchemaNegotiator, records: FieldRecords) ex
     */
   private def rescue(): Unit =
     fields.rescue(fieldText, records.line) {
+      records.keptAside(rescued.put)
       var i = names.length
       while (i < records.count) {
         if (records.start(i) >= 0 && records.extraColumn(i).forall(c => writer.find(c).isEmpty))

@@ -121,9 +121,12 @@ private[sparkdrill] final class ProjectionResolver private[schema] (
           parsed(out.size) = parser -> pc
           out += OutputColumn(field, ColumnSource.ImplicitColumn(kind))
         case ParsedKind.Implicit(kind: ImplicitKind.RowKind) =>
-          // `_line` and `_offset` come from the reader, through a loader column of their own.
-          val recordField =
-            if (kind == ImplicitKind.Line) RecordColumns.LineField else RecordColumns.OffsetField
+          // `_line`, `_offset` and `sheet` come from the reader, through a loader column of their own.
+          val recordField = kind match {
+            case ImplicitKind.Line => RecordColumns.LineField
+            case ImplicitKind.Offset => RecordColumns.OffsetField
+            case ImplicitKind.Sheet => RecordColumns.SheetField
+          }
           val ri = readers.indexWhere(_._1.field.name == recordField.name) match {
             case -1 =>
               addReader(

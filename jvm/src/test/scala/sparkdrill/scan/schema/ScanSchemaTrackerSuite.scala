@@ -471,6 +471,7 @@ class ScanSchemaTrackerSuite extends AnyFunSuite {
         "lmt" -> "timestamp",
         "_line" -> "bigint",
         "_offset" -> "bigint",
+        "sheet" -> "string",
         "dir0" -> "string"
       )
     )

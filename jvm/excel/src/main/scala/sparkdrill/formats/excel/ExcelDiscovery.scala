@@ -18,7 +18,7 @@ private[excel] object ExcelDiscovery {
   def schema(context: DiscoveryContext): StructType = {
     val options = context.options
     val workbook =
-      try Workbook.open(context.file)
+      try Workbook.open(context.file, options(ExcelOptions.MaxWorkbookBytes), context.errorContext)
       catch {
         case e: Workbook.Unreadable =>
           return BadWorkbook[StructType](e, context.errorContext, options, discovering = true).getOrElse(

@@ -26,7 +26,7 @@ import sparkdrill.reader.{
   */
 final class ExcelFormat extends FormatPlugin {
   def name: String = "excel"
-  def suffixes: Seq[String] = Seq("xlsx", "xlsm")
+  def suffixes: Seq[String] = Seq("xlsx", "xlsm", "xls")
   override def options: Seq[OptionSpec[_]] = ExcelOptions.all
   override def prefixOptions: Seq[PrefixOptionSpec] = Seq(TextValueOptions.ColumnFormat)
   override def validate(options: ReaderOptions): Unit = {

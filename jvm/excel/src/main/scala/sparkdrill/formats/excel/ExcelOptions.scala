@@ -1,7 +1,7 @@
 package sparkdrill.formats.excel
 
 import sparkdrill.reader.{OptionSpec, ReaderOptions, TextValueOptions}
-import sparkdrill.reader.OptionKind.{Bool, Text}
+import sparkdrill.reader.OptionKind.{Bool, Int64, Text}
 
 /** The options of `format=excel` (docs/options.md, "Excel"). */
 private[excel] object ExcelOptions {
@@ -14,6 +14,12 @@ private[excel] object ExcelOptions {
     "dataAddress",
     Text,
     "excel: the range read ('Sheet name'!B3, B3:H200, B3:H); without a sheet part, of every sheet read"
+  )
+  val MaxWorkbookBytes: OptionSpec[Long] = OptionSpec(
+    "maxWorkbookBytes",
+    Int64,
+    256L << 20,
+    "excel: a larger .xls workbook (read whole) fails the read in every mode, naming it"
   )
   // The option table holds one `header` and one `allTextMode` for every format (two declarations of a name
   // must be equal), so these are text's and JSON's declarations word for word; excel's own default of
@@ -34,7 +40,8 @@ private[excel] object ExcelOptions {
   )
 
   // Text cells take text's typing options (`inferTypes`, `nullValue`, `format.<column>`, ...), as SPEC 13 says.
-  val all: Seq[OptionSpec[_]] = Seq(Sheet, DataAddress, Header, AllTextMode) ++ TextValueOptions.all
+  val all: Seq[OptionSpec[_]] =
+    Seq(Sheet, DataAddress, Header, AllTextMode, MaxWorkbookBytes) ++ TextValueOptions.all
 
   /** Whether the first row of each range names the columns: true unless the user says otherwise. */
   def header(options: ReaderOptions): Boolean = !options.isSet(Header) || options(Header)

@@ -35,6 +35,8 @@ private[excel] final class ExcelRecords private (
   private var starts = new Array[Int](names.length + 1)
   private var lengths = new Array[Int](names.length + 1)
   private var fields = names.length
+  // The current row's error cells (`#N/A`): null in their column, their text kept for the rescued-data column.
+  private val errorCells = mutable.ArrayBuffer.empty[(String, String)]
 
   def next(): Boolean =
     try rows.next()
@@ -46,6 +48,7 @@ private[excel] final class ExcelRecords private (
 
   def line: Long = rows.cells.row + 1L
   def offset: Long = -1L
+  override def sheet: Option[String] = rows.sheet.named
   def count: Int = fields
   def bytes: Array[Byte] = buffer
   def start(i: Int): Int = starts(i)
@@ -57,6 +60,7 @@ private[excel] final class ExcelRecords private (
     java.util.Arrays.fill(starts, 0, starts.length, -1)
     used = 0
     fields = names.length
+    errorCells.clear()
     val first = rows.sheet.address.firstColumn
     var i = 0
     while (i < cells.count) {
@@ -64,9 +68,15 @@ private[excel] final class ExcelRecords private (
       val f = if (k < fieldOf.length) fieldOf(k) else -1
       val field = if (f >= 0) f else { fields += 1; fields - 1 }
       if (f < 0 || convert(f)) put(field, values.text(cells.kind(i), cells.value(i), cells.style(i)))
+      if (cells.kind(i) == Cell.Error)
+        errorCells += rows.sheet.columnName(k).getOrElse(s"column_${field + 1}") -> cells.value(i)
       i += 1
     }
     null
+  }
+
+  override def keptAside(put: (String, String) => Unit): Unit = errorCells.foreach { case (n, v) =>
+    put(n, v)
   }
 
   // Where each column of the current sheet's range goes: its name's field.
@@ -118,7 +128,7 @@ private[excel] object ExcelRecords {
     val errors = negotiator.errorContext
     val options = negotiator.options
     val workbook =
-      try Workbook.open(negotiator.file)
+      try Workbook.open(negotiator.file, options(ExcelOptions.MaxWorkbookBytes), errors)
       catch { case e: Workbook.Unreadable => return BadWorkbook(e, errors, options) }
     try {
       val sheets = SheetLayout.of(workbook, options, errors.path)

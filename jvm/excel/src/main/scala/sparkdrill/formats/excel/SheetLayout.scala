@@ -20,6 +20,9 @@ private[excel] final case class SheetLayout(
     headerRow: Int
 ) {
 
+  /** The hidden `sheet` column's value for this sheet's rows (one instance, not one per row). */
+  val named: Option[String] = Some(name)
+
   /** The column of the range's `k`th column (0-based from its first), or None past a header's last name. */
   def columnName(k: Int): Option[String] = header match {
     case Some(names) => if (k < names.length) Some(names(k)) else None
@@ -49,7 +52,12 @@ private[excel] object SheetLayout {
       val range = if (address.sheet.forall(SheetSelection.sameName(_, name))) address else DataAddress.Whole
       if (!header) SheetLayout(index, name, range, None, -1)
       else {
-        val (names, row) = readHeader(workbook, index, range)
+        val (names, row) =
+          try readHeader(workbook, index, range)
+          catch {
+            case e: Workbook.Unreadable => throw e
+            case e: Exception => throw Workbook.damaged(e, s" in sheet '$name'")
+          }
         SheetLayout(index, name, range, Some(names), row)
       }
     }.toIndexedSeq
@@ -58,7 +66,7 @@ private[excel] object SheetLayout {
   // The first row of the range holding a value names the columns, as Excel shows them: blank -> _c<N> (N
   // its 0-based position in the range), repeats (ignoring case) suffixed _2, _3, ...
   private def readHeader(workbook: Workbook, index: Int, range: DataAddress): (IndexedSeq[String], Int) = {
-    val rows = new SheetRows(workbook.openSheet(index), workbook.strings, range)
+    val rows = workbook.rows(index, range)
     try
       if (!rows.next()) (Vector.empty, -1)
       else {

@@ -11,7 +11,7 @@ import javax.xml.stream.XMLStreamConstants.{END_ELEMENT, START_ELEMENT}
   * [[Cell.Bool]], [[Cell.Error]], [[Cell.IsoDate]] (`t="d"`). A formula cell is its cached value's kind.
   */
 private[excel] final class SheetRows(in: InputStream, strings: IndexedSeq[String], address: DataAddress)
-    extends AutoCloseable {
+    extends SheetCells {
   private val xml = WorkbookParts.reader(in)
   private var rowIndex = -1
   private var cells = 0

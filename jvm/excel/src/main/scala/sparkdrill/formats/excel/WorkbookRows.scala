@@ -6,12 +6,12 @@ package sparkdrill.formats.excel
 private[excel] final class WorkbookRows(workbook: Workbook, sheets: IndexedSeq[SheetLayout])
     extends AutoCloseable {
   private var at = -1
-  private var rows: SheetRows = _
+  private var rows: SheetCells = _
 
   def sheet: SheetLayout = sheets(at)
 
   /** The current row's cells. */
-  def cells: SheetRows = rows
+  def cells: SheetCells = rows
 
   def next(): Boolean =
     try {
@@ -19,7 +19,7 @@ private[excel] final class WorkbookRows(workbook: Workbook, sheets: IndexedSeq[S
       while (!found && (rows != null || at + 1 < sheets.length)) {
         if (rows == null) {
           at += 1
-          rows = new SheetRows(workbook.openSheet(sheet.index), workbook.strings, sheet.address)
+          rows = workbook.rows(sheet.index, sheet.address)
         }
         if (!rows.next()) nextSheet()
         else found = rows.row != sheet.headerRow
@@ -29,10 +29,7 @@ private[excel] final class WorkbookRows(workbook: Workbook, sheets: IndexedSeq[S
       case e: Workbook.Unreadable => throw e
       case e: Exception =>
         val where = if (at >= 0 && at < sheets.length) s" in sheet '${sheet.name}'" else ""
-        throw new Workbook.Unreadable(
-          s"a damaged workbook$where (${e.getClass.getSimpleName}: ${e.getMessage})",
-          e
-        )
+        throw Workbook.damaged(e, where)
     }
 
   /** Leaves the rest of the current sheet unread. */

@@ -149,6 +149,89 @@ class ExcelFormatSuite extends AnyFunSuite with TestFiles with LocalSpark {
     assert(rows(text.select("a", "sum").orderBy("sum")) == Seq(Seq("1.25", "4.25"), Seq("2", "5")))
   }
 
+  test("an error cell's text is kept in the rescued-data column, by its column's name") {
+    put(
+      "e.xlsx",
+      xlsx(Seq(sheet("s", Seq("id", "ratio"), Seq(1, Formula("1/0")), Seq(2, 0.5), Seq(3, Error("#N/A")))))
+    )
+    val df = read("rescuedDataColumn" -> "_rescued", "providedSchema" -> "id INT, ratio DOUBLE")
+    val got = rows(df.select("id", "ratio", "_rescued").orderBy("id"))
+    assert(got.map(_.take(2)) == Seq(Seq(1, null), Seq(2, 0.5), Seq(3, null)))
+    assert(got(0)(2).asInstanceOf[String].contains("\"ratio\":\"#DIV/0!\""), got(0))
+    assert(got(0)(2).asInstanceOf[String].contains("\"_line\":2"), got(0))
+    assert(got(1)(2) == null)
+    assert(got(2)(2).asInstanceOf[String].contains("\"ratio\":\"#N/A\""), got(2))
+    // Without the column an error cell is null in every mode: no error, no row lost.
+    assert(read("mode" -> "FAILFAST").count() == 3)
+  }
+
+  test("the hidden sheet column names each row's sheet; null for other formats; a data column wins") {
+    put(
+      "w.xlsx",
+      xlsx(Seq(sheet("Jan", Seq("id"), Seq(1)), sheet("Feb", Seq("id"), Seq(2), Seq(3))))
+    )
+    put("c.csv", "id\n4\n".getBytes("UTF-8"))
+    val df = read("sheet" -> "*", "header" -> "true", "providedSchema" -> "id INT")
+    assert(!df.columns.contains("sheet"))
+    assert(
+      rows(df.select("id", "sheet", "filename").orderBy("id")) ==
+        Seq(Seq(1, "Jan", "w.xlsx"), Seq(2, "Feb", "w.xlsx"), Seq(3, "Feb", "w.xlsx"), Seq(4, null, "c.csv"))
+    )
+    assert(rows(df.where("sheet = 'Feb'").select("id").orderBy("id")) == Seq(Seq(2), Seq(3)))
+    assert(
+      rows(df.groupBy("sheet").count().orderBy("sheet")) == Seq(Seq(null, 1L), Seq("Feb", 2L), Seq("Jan", 1L))
+    )
+    Files.delete(root.resolve("c.csv"))
+    put("w.xlsx", xlsx(Seq(sheet("Jan", Seq("id", "sheet"), Seq(1, "mine")))))
+    assert(rows(read().select("id", "sheet")) == Seq(Seq(1L, "mine")))
+  }
+
+  test(
+    ".xls workbooks read as .xlsx ones, by suffix, beside them; one past maxWorkbookBytes fails naming it"
+  ) {
+    val cells = Seq(
+      sheet(
+        "s",
+        Seq("id", "name", "score", "ok", "day", "sum", "bad"),
+        Seq(1, "ann", 1.5, true, Dated.day(LocalDate.of(2024, 3, 1)), Formula("A2+C2"), Formula("1/0")),
+        null,
+        Seq(2, "bob", 2, false, Dated.day(LocalDate.of(2024, 3, 2)), Formula("A4+C4"), Error("#N/A"))
+      )
+    )
+    put("old.xls", xls(cells))
+    val old = read()
+    assert(
+      old.schema.map(f => f.name -> f.dataType.simpleString) == Seq(
+        "id" -> "bigint",
+        "name" -> "string",
+        "score" -> "double",
+        "ok" -> "boolean",
+        "day" -> "date",
+        "sum" -> "double",
+        "bad" -> "string"
+      )
+    )
+    val expected = Seq(
+      Seq(1L, "ann", 1.5, true, Date.valueOf("2024-03-01"), 2.5, null, 2L, "s"),
+      Seq(2L, "bob", 2.0, false, Date.valueOf("2024-03-02"), 4.0, null, 4L, "s")
+    )
+    assert(rows(old.select("*", "_line", "sheet").orderBy("id")) == expected)
+    put("new.xlsx", xlsx(cells))
+    val both = rows(read().select("*", "_line", "sheet", "filename").orderBy("filename", "id"))
+    assert(both == expected.map(_ :+ "new.xlsx") ++ expected.map(_ :+ "old.xls"))
+    assert(
+      rows(read("allTextMode" -> "true").select("score").orderBy("score")) == Seq.fill(2)(Seq("1.5")) ++ Seq
+        .fill(2)(Seq("2"))
+    )
+    Seq("PERMISSIVE", "FAILFAST").foreach { mode =>
+      val message = failure(read("mode" -> mode, "maxWorkbookBytes" -> "1000"))
+      assert(message.contains("old.xls") && message.contains("maxWorkbookBytes"), message)
+    }
+    // The limit is .xls's only: an .xlsx sheet is streamed.
+    Files.delete(root.resolve("old.xls"))
+    assert(read("maxWorkbookBytes" -> "1000").count() == 2)
+  }
+
   test("merged cells hold the value in their first cell; empty rows and columns; header rules") {
     put(
       "m.xlsx",
@@ -225,18 +308,44 @@ class ExcelFormatSuite extends AnyFunSuite with TestFiles with LocalSpark {
     put("good.xlsx", xlsx(Seq(sheet("s", Seq("id"), Seq(1)))))
     val good = Files.readAllBytes(root.resolve("good.xlsx"))
     val bad = Seq(
-      "text.xlsx" -> "id\n1\n".getBytes("UTF-8"),
-      "cut.xlsx" -> good.take(good.length / 2),
-      "locked.xlsx" -> Encrypted.of(good)
+      ("text.xlsx", "id\n1\n".getBytes("UTF-8"), "not a workbook"),
+      ("cut.xlsx", good.take(good.length / 2), "damaged"),
+      ("locked.xlsx", Encrypted.of(good), "encrypted"),
+      ("locked.xls", Encrypted.of(good), "encrypted"),
+      ("bomb.xlsx", bomb(good), "zip bomb")
     )
-    bad.foreach { case (name, bytes) =>
+    bad.foreach { case (name, bytes, why) =>
       put(name, bytes)
       assert(rows(read()) == Seq(Seq(1L)), name)
       assert(rows(read("mode" -> "DROPMALFORMED")) == Seq(Seq(1L)), name)
       val message = failure(read("mode" -> "FAILFAST"))
-      assert(message.contains(name) && message.contains("workbook"), message)
+      assert(message.contains(name) && message.contains(why), message)
       assert(rows(read("mode" -> "FAILFAST", "ignoreCorruptFiles" -> "true")) == Seq(Seq(1L)), name)
       Files.delete(root.resolve(name))
     }
+  }
+
+  // The workbook with its first sheet's XML padded by 64 MiB of blanks inside the row: a ratio of compressed
+  // to uncompressed size far below POI's floor (1%), as a zip bomb has.
+  private def bomb(workbook: Array[Byte]): Array[Byte] = {
+    val in = new java.util.zip.ZipInputStream(new java.io.ByteArrayInputStream(workbook))
+    val bytes = new java.io.ByteArrayOutputStream()
+    val out = new java.util.zip.ZipOutputStream(bytes)
+    Iterator.continually(in.getNextEntry).takeWhile(_ != null).foreach { e =>
+      val data = in.readAllBytes()
+      out.putNextEntry(new java.util.zip.ZipEntry(e.getName))
+      if (e.getName == "xl/worksheets/sheet1.xml") {
+        val xml = new String(data, "UTF-8")
+        val at = xml.indexOf("<row")
+        out.write(xml.substring(0, at).getBytes("UTF-8"))
+        val blanks = new Array[Byte](1 << 20)
+        java.util.Arrays.fill(blanks, ' '.toByte)
+        (1 to 64).foreach(_ => out.write(blanks))
+        out.write(xml.substring(at).getBytes("UTF-8"))
+      } else out.write(data)
+      out.closeEntry()
+    }
+    out.close()
+    bytes.toByteArray
   }
 }

@@ -3,6 +3,7 @@ package sparkdrill.formats.excel
 import java.io.ByteArrayOutputStream
 import java.time.{LocalDate, LocalDateTime}
 
+import org.apache.poi.hssf.usermodel.HSSFWorkbook
 import org.apache.poi.ss.usermodel.{CellStyle, FormulaError, Workbook => PoiWorkbook}
 import org.apache.poi.ss.util.CellRangeAddress
 import org.apache.poi.xssf.usermodel.XSSFWorkbook
@@ -33,6 +34,14 @@ object Workbooks {
   def xlsx(sheets: Seq[Sheet], date1904: Boolean = false, merges: Seq[Merge] = Nil): Array[Byte] = {
     val wb = new XSSFWorkbook()
     wb.getCTWorkbook.getWorkbookPr.setDate1904(date1904)
+    write(wb, sheets, merges)
+  }
+
+  /** The same sheets as an `.xls` (BIFF8) workbook. */
+  def xls(sheets: Seq[Sheet], merges: Seq[Merge] = Nil): Array[Byte] =
+    write(new HSSFWorkbook(), sheets, merges)
+
+  private def write(wb: PoiWorkbook, sheets: Seq[Sheet], merges: Seq[Merge]): Array[Byte] = {
     val styles = scala.collection.mutable.HashMap.empty[String, CellStyle]
     def style(format: String): CellStyle = styles.getOrElseUpdate(
       format, {
