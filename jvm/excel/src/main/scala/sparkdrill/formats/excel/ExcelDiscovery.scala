@@ -44,7 +44,10 @@ private[excel] object ExcelDiscovery {
             while (i < cells.count) {
               rows.sheet.columnName(cells.column(i) - rows.sheet.address.firstColumn).foreach { name =>
                 val kind = cells.kind(i)
-                val t = values.dataType(kind, cells.value(i), cells.style(i))
+                // A number cell that holds no number types nothing: the reader finds it malformed, per mode.
+                val t =
+                  try values.dataType(kind, cells.value(i), cells.style(i))
+                  catch { case _: NumberFormatException => NullType }
                 if (t == StringType && kind == Cell.Text) columns.text(name, cells.value(i))
                 else columns.typed(name, t)
               }

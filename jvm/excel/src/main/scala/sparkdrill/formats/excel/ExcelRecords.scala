@@ -67,7 +67,15 @@ private[excel] final class ExcelRecords private (
       val k = cells.column(i) - first
       val f = if (k < fieldOf.length) fieldOf(k) else -1
       val field = if (f >= 0) f else { fields += 1; fields - 1 }
-      if (f < 0 || convert(f)) put(field, values.text(cells.kind(i), cells.value(i), cells.style(i)))
+      if (f < 0 || convert(f)) {
+        val text =
+          try values.text(cells.kind(i), cells.value(i), cells.style(i))
+          catch {
+            case _: NumberFormatException =>
+              return s"cell ${reference(i)} is a number cell holding '${cells.value(i)}'"
+          }
+        put(field, text)
+      }
       if (cells.kind(i) == Cell.Error)
         errorCells += rows.sheet.columnName(k).getOrElse(s"column_${field + 1}") -> cells.value(i)
       i += 1
@@ -104,12 +112,12 @@ private[excel] final class ExcelRecords private (
   }
 
   /** The row as the corrupt-record column and errors show it: `sheet!A1=value` for each cell with one. */
-  def text: String = {
-    val cells = rows.cells
-    (0 until cells.count)
-      .map(i => s"${rows.sheet.name}!${column(cells.column(i))}${cells.row + 1}=${cells.value(i)}")
-      .mkString(", ")
-  }
+  def text: String =
+    (0 until rows.cells.count).map(i => s"${reference(i)}=${rows.cells.value(i)}").mkString(", ")
+
+  // `Sheet!B7`: the current row's cell `i` as Excel names it.
+  private def reference(i: Int): String =
+    s"${rows.sheet.name}!${column(rows.cells.column(i))}${rows.cells.row + 1}"
 
   private def column(k: Int): String =
     if (k < 26) ('A' + k).toChar.toString else column(k / 26 - 1) + ('A' + k % 26).toChar

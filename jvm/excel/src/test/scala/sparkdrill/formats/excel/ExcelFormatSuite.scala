@@ -232,6 +232,22 @@ class ExcelFormatSuite extends AnyFunSuite with TestFiles with LocalSpark {
     assert(read("maxWorkbookBytes" -> "1000").count() == 2)
   }
 
+  test("a number cell that holds no number is a malformed record, named by its cell, per mode") {
+    val good = xlsx(Seq(sheet("s", Seq("id", "score"), Seq(1, 1.5), Seq(2, 2.5))))
+    put("n.xlsx", rewrite(good, "xl/worksheets/sheet1.xml", _.replace("<v>2.5</v>", "<v>2.x5</v>")))
+    val permissive =
+      read("columnNameOfCorruptRecord" -> "_corrupt", "providedSchema" -> "id INT, score DOUBLE")
+    assert(
+      rows(permissive.select("id", "score", "_corrupt").orderBy("score")) ==
+        Seq(Seq(null, null, "s!A3=2.0, s!B3=2.x5"), Seq(1, 1.5, null))
+    )
+    assert(rows(read("mode" -> "DROPMALFORMED").select("id", "score")) == Seq(Seq(1L, 1.5)))
+    // A cell the query does not read is not converted, so not judged (SPEC 4).
+    assert(rows(read("mode" -> "DROPMALFORMED").select("id").orderBy("id")) == Seq(Seq(1L), Seq(2L)))
+    val message = failure(read("mode" -> "FAILFAST"))
+    assert(message.contains("n.xlsx") && message.contains("cell s!B3") && message.contains("2.x5"), message)
+  }
+
   test("merged cells hold the value in their first cell; empty rows and columns; header rules") {
     put(
       "m.xlsx",
@@ -343,6 +359,21 @@ class ExcelFormatSuite extends AnyFunSuite with TestFiles with LocalSpark {
         (1 to 64).foreach(_ => out.write(blanks))
         out.write(xml.substring(at).getBytes("UTF-8"))
       } else out.write(data)
+      out.closeEntry()
+    }
+    out.close()
+    bytes.toByteArray
+  }
+
+  // The workbook with part `name`'s XML changed by `change`.
+  private def rewrite(workbook: Array[Byte], name: String, change: String => String): Array[Byte] = {
+    val in = new java.util.zip.ZipInputStream(new java.io.ByteArrayInputStream(workbook))
+    val bytes = new java.io.ByteArrayOutputStream()
+    val out = new java.util.zip.ZipOutputStream(bytes)
+    Iterator.continually(in.getNextEntry).takeWhile(_ != null).foreach { e =>
+      val data = in.readAllBytes()
+      out.putNextEntry(new java.util.zip.ZipEntry(e.getName))
+      out.write(if (e.getName == name) change(new String(data, "UTF-8")).getBytes("UTF-8") else data)
       out.closeEntry()
     }
     out.close()
