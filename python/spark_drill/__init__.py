@@ -8,7 +8,7 @@ stream = sd.read_stream(spark, "landing/logs", header=True, schema_location="chk
 
 from spark_drill._describe import describe
 from spark_drill._errors import ScanError, install_error_conversion
-from spark_drill._jar import jar_path
+from spark_drill._jar import jar_path, jar_paths
 from spark_drill._parsers import (
     ColumnParser,
     FileInfo,
@@ -38,6 +38,7 @@ __all__ = [
     "ensure_loaded",
     "install_error_conversion",
     "jar_path",
+    "jar_paths",
     "read",
     "read_stream",
     "register_column_parser",

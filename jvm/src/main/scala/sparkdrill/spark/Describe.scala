@@ -84,7 +84,7 @@ private[sparkdrill] object Describe {
             c.name,
             c.fileType.simpleString,
             c.tableType.map(_.simpleString).getOrElse("(not in the table)"),
-            seenIn,
+            c.places.fold(seenIn)(p => s"$seenIn, $p"),
             c.firstFile.getOrElse(file.path),
             conflict,
             maps

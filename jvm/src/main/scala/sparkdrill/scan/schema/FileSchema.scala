@@ -77,7 +77,8 @@ private[sparkdrill] final case class TypeConflict(
 
 /** One row of `sd.describe`: a column as one file has it. `tableName`/`tableType` are the resulting table
   * column (None when dropped); `firstFile` is the file that first brought the column; `inferredMaps` the
-  * paths of the table column's members that map inference made maps.
+  * paths of the table column's members that map inference made maps; `places` where in the file it was
+  * found, for a format whose files have parts (a workbook's sheets).
   */
 private[sparkdrill] final case class ColumnReport(
     name: String,
@@ -86,7 +87,8 @@ private[sparkdrill] final case class ColumnReport(
     tableName: Option[String],
     tableType: Option[DataType],
     firstFile: Option[String],
-    inferredMaps: Seq[String] = Nil
+    inferredMaps: Seq[String] = Nil,
+    places: Option[String] = None
 )
 
 /** What one file contributed: its columns, and the table columns it lacks (filled per [[Fill]]). */
@@ -97,9 +99,10 @@ private[sparkdrill] final case class FileReport(
     missing: Seq[String]
 ) {
   def conflicts: Seq[TypeConflict] = columns.collect {
-    case ColumnReport(_, _, ColumnStatus.Widened(c), _, _, _, _) => c
+    case ColumnReport(_, _, ColumnStatus.Widened(c), _, _, _, _, _) => c
   }
-  def dropped: Seq[String] = columns.collect { case ColumnReport(n, _, ColumnStatus.Dropped(_), _, _, _, _) =>
-    n
+  def dropped: Seq[String] = columns.collect {
+    case ColumnReport(n, _, ColumnStatus.Dropped(_), _, _, _, _, _) =>
+      n
   }
 }

@@ -6,7 +6,7 @@ import scala.collection.mutable
 
 import org.apache.spark.sql.types.{DataType, StringType, StructField}
 
-import sparkdrill.reader.TypeLattice
+import sparkdrill.reader.{ColumnPlaces, TypeLattice}
 import sparkdrill.scan.Distinct
 import sparkdrill.reader.TypeLattice.Kind
 import sparkdrill.errors.DrillErrors
@@ -224,7 +224,8 @@ private[sparkdrill] object TableMerger {
             table.map(_.name),
             table.map(_.dataType),
             table.flatMap(_.firstFile),
-            table.map(_.inferredMaps).getOrElse(Nil)
+            table.map(_.inferredMaps).getOrElse(Nil),
+            ColumnPlaces.of(field)
           )
         },
         missing = if (config.positional) Nil else dataColumns.filterNot(c => keys(c.key)).map(_.name)

@@ -6,7 +6,7 @@ import scala.collection.mutable
 
 import org.apache.spark.sql.types.{DataType, NullType, StringType, StructField, StructType}
 
-import sparkdrill.reader.{DiscoveryContext, TextTypeInference, TextValueOptions, TypeLattice}
+import sparkdrill.reader.{ColumnPlaces, DiscoveryContext, TextTypeInference, TextValueOptions, TypeLattice}
 
 /** A workbook's reader schema (SPEC 13): its columns (every selected sheet's, by name, first seen first),
   * typed from up to `sampleRows` rows of each sheet by their cells ([[CellValues]]), conflicts widened as
@@ -28,7 +28,7 @@ private[excel] object ExcelDiscovery {
     try {
       val sheets = SheetLayout.of(workbook, options, context.errorContext.path)
       val columns = new Columns(options(TextValueOptions.InferTypes))
-      sheets.foreach(_.header.foreach(_.foreach(columns.add)))
+      sheets.foreach(s => s.header.foreach(_.foreach(columns.add(_, s.name))))
       val values = new CellValues(workbook.styles, workbook.date1904, options(ExcelOptions.AllTextMode))
       val rows = new WorkbookRows(workbook, sheets)
       try {
@@ -48,8 +48,9 @@ private[excel] object ExcelDiscovery {
                 val t =
                   try values.dataType(kind, cells.value(i), cells.style(i))
                   catch { case _: NumberFormatException => NullType }
-                if (t == StringType && kind == Cell.Text) columns.text(name, cells.value(i))
-                else columns.typed(name, t)
+                val in = rows.sheet.name
+                if (t == StringType && kind == Cell.Text) columns.text(name, in, cells.value(i))
+                else columns.typed(name, in, t)
               }
               i += 1
             }
@@ -72,33 +73,45 @@ private[excel] object ExcelDiscovery {
     private val order = mutable.LinkedHashMap.empty[String, String]
     private val types = mutable.HashMap.empty[String, DataType]
     private val texts = mutable.HashMap.empty[String, mutable.ArrayBuffer[String]]
+    // The sheets each column was found in, in workbook order (for sd.describe).
+    private val sheets = mutable.HashMap.empty[String, mutable.LinkedHashSet[String]]
 
-    def add(name: String): String = order.getOrElseUpdate(name.toLowerCase(Locale.ROOT), name)
+    def add(name: String, sheet: String): String = {
+      val k = name.toLowerCase(Locale.ROOT)
+      sheets.getOrElseUpdate(k, mutable.LinkedHashSet.empty) += sheet
+      order.getOrElseUpdate(k, name)
+    }
 
     // Positional columns arrive as cells are met: `_c3` before `_c1` must not reorder them, so every
     // position below is added first.
-    private def key(name: String): String = {
+    private def key(name: String, sheet: String): String = {
       val Positional = "_c(\\d+)".r
       name match {
         case Positional(k) if !order.contains(name) =>
-          (0 to k.toInt).foreach(i => add(SheetLayout.positional(i)))
-        case _ => add(name)
+          (0 to k.toInt).foreach(i => add(SheetLayout.positional(i), sheet))
+        case _ => add(name, sheet)
       }
       name.toLowerCase(Locale.ROOT)
     }
 
-    def typed(name: String, t: DataType): Unit = {
-      val k = key(name)
+    def typed(name: String, sheet: String, t: DataType): Unit = {
+      val k = key(name, sheet)
       types(k) = widen(types.getOrElse(k, NullType), t)
     }
 
-    def text(name: String, value: String): Unit =
-      texts.getOrElseUpdate(key(name), mutable.ArrayBuffer.empty) += value
+    def text(name: String, sheet: String, value: String): Unit =
+      texts.getOrElseUpdate(key(name, sheet), mutable.ArrayBuffer.empty) += value
 
     def schema: StructType = StructType(order.toSeq.map { case (k, name) =>
       val fromText =
         texts.get(k).map(t => if (inferTypes) TextTypeInference.infer(t.iterator) else StringType)
-      StructField(name, widen(types.getOrElse(k, NullType), fromText.getOrElse(NullType)), nullable = true)
+      val field =
+        StructField(name, widen(types.getOrElse(k, NullType), fromText.getOrElse(NullType)), nullable = true)
+      val in = sheets(k).toSeq
+      ColumnPlaces.tag(
+        field,
+        (if (in.size == 1) "sheet " else "sheets ") + in.map(n => s"'$n'").mkString(", ")
+      )
     })
 
     private def widen(a: DataType, b: DataType): DataType =

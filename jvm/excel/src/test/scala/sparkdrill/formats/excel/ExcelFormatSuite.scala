@@ -60,6 +60,29 @@ class ExcelFormatSuite extends AnyFunSuite with TestFiles with LocalSpark {
     assert(read().count() == 2)
   }
 
+  test("describe names the sheets of each file that brought each column") {
+    put(
+      "a.xlsx",
+      xlsx(Seq(sheet("Jan", Seq("id", "name"), Seq(1, "ann")), sheet("Feb", Seq("id", "total"), Seq(2, 1.5))))
+    )
+    put("b.xlsx", xlsx(Seq(sheet("Mar", Seq("id"), Seq(3)))))
+    val report = spark.read.format("drill-describe").option("sheet", "*").load(root.toString)
+    val got = rows(report.select("file", "column", "seen_in").orderBy("file", "column")).map {
+      case Seq(f: String, c, s) => Seq(f.substring(f.lastIndexOf('/') + 1), c, s)
+      case other => other
+    }
+    assert(
+      got == Seq(
+        Seq("a.xlsx", "id", "sample, sheets 'Jan', 'Feb'"),
+        Seq("a.xlsx", "name", "sample, sheet 'Jan'"),
+        Seq("a.xlsx", "total", "sample, sheet 'Feb'"),
+        Seq("b.xlsx", "id", "sample, sheet 'Mar'")
+      )
+    )
+    // Where a column was found is the report's, never the table's.
+    assert(read("sheet" -> "*").schema.forall(_.metadata.json == "{}"))
+  }
+
   test("sheet by name, glob and *: columns union by name across sheets and workbooks") {
     put(
       "a.xlsx",
