@@ -173,4 +173,3 @@ def jar_paths() -> list[str]:
     """Every jar a session needs for spark-drill, core first: `jar_path()` and the format jars beside it (the
     excel format's). What `spark-submit --jars` takes, joined by commas."""
     return [jar_path(), *extra_jar_paths()]
-
