@@ -543,6 +543,24 @@ def test_json_max_record_bytes(spark: SparkSession, tmp_path: Path) -> None:
     assert err.value.line == 2 and err.value.file is not None and err.value.file.endswith("a.json")
 
 
+def test_excel_sheet_data_address_and_max_workbook_bytes(spark: SparkSession, tmp_path: Path) -> None:
+    from openpyxl import Workbook
+
+    wb = Workbook()
+    wb.active.title = "first"
+    wb.active.append(["x"])
+    wb.active.append([0])
+    later = wb.create_sheet("2024-01")
+    for row in (["title"], [], [None, "id", "name"], [None, 1, "ann"], [None, 2, "bob"]):
+        later.append(row)
+    wb.save(tmp_path / "a.xlsx")
+    assert rows(sd.read(spark, tmp_path, format="excel")) == [(0,)]  # the first sheet by default
+    ranged = sd.read(spark, tmp_path, format="excel", sheet="2024-*", data_address="B3:C4")
+    assert (types_of(ranged), rows(ranged)) == ({"id": "bigint", "name": "string"}, [(1, "ann")])
+    # The bound is .xls's, read whole; an .xlsx sheet is streamed whatever its size.
+    assert len(rows(sd.read(spark, tmp_path, format="excel", sheet="*", max_workbook_bytes=100))) == 4
+
+
 def test_json_map_inference_threshold_and_max_schema_fields(spark: SparkSession, tmp_path: Path) -> None:
     # Two files whose `m` objects hold three distinct keys between them.
     write_files(tmp_path, {"a.json": '{"m": {"x": 1, "y": 2}}\n', "b.json": '{"m": {"z": 3}}\n'})

@@ -117,6 +117,7 @@ class SharedKeywords(TypedDict, total=False):
     # excel (SPEC 13)
     sheet: str | None  # a sheet's name, a glob over names ("2024-*"), or "*"
     data_address: str | None  # "'Sheet name'!B3:H200", "B3:H", "B3"
+    max_workbook_bytes: int | None  # an .xls workbook (read whole) larger than this fails the read
 
 
 class BatchKeywords(SharedKeywords, total=False):

@@ -158,6 +158,9 @@ def read(
         Excel: the sheets read, a name, a glob over names (``"2024-*"``) or ``"*"`` (default the first).
     data_address : str
         Excel: the range read, ``"'Sheet name'!B3:H200"``, ``"B3:H"`` (to the last row) or ``"B3"``.
+    max_workbook_bytes : int
+        Excel: a larger ``.xls`` workbook (read whole) fails the read in every mode (default 256 MiB);
+        ``.xlsx`` sheets are streamed.
     schema : StructType or str
         A defined schema: exactly the columns of ``*``, values converted to it.
     column_formats : Mapping[str, str]
