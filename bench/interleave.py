@@ -30,7 +30,7 @@ from typing import IO, Any
 from bench.discovery import observe, summary
 from bench.engines import BY_NAME, Engine, NotApplicable, Unavailable
 from bench.queries import BY_ID
-from bench.run import PeakRss, _error, _summary, judge, record, start
+from bench.run import JAR_B, PeakRss, _error, _summary, judge, record, start
 from bench.truth import Truth, load
 
 PREFIX = "@@bench "
@@ -71,7 +71,9 @@ def serve(name: str, data: Path, settings: dict[str, Any]) -> None:
     truth = load(data)
     rss = PeakRss()
     rss.start()
-    engine = BY_NAME[name](data, **settings)
+    engine = BY_NAME[name.removesuffix(JAR_B)](data, **settings)
+    if name.endswith(JAR_B):
+        engine.name = name  # its records and replies are the variant's
     hello: dict[str, Any] = {"status": "ok", "note": ""}
     prepare_error = ""
     try:
@@ -101,8 +103,10 @@ class Server:
 
     def __init__(self, name: str, data: Path, settings: dict[str, Any]) -> None:
         cmd = [sys.executable, "-m", "bench.run", "--serve", name, "--data", str(data)]
-        if settings.get("jar"):
-            cmd += ["--jar", str(settings["jar"])]
+        # `<engine>@b` is the engine with the other jar (`--jar-b`): an A/B of two versions in one run.
+        jar = settings.get("jar_b") if name.endswith(JAR_B) else settings.get("jar")
+        if jar:
+            cmd += ["--jar", str(jar)]
         self.name = name
         self.proc = subprocess.Popen(
             cmd,

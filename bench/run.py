@@ -41,6 +41,8 @@ from bench.queries import BY_ID, IDS
 from bench.truth import Truth, check, load
 
 RESULTS = Path(__file__).parent / "results"
+# An engine's name with this suffix is the same engine on `--jar-b` (interleaved A/B of two jars).
+JAR_B = "@b"
 
 
 # ---------------------------------------------------------------------------------------------- memory
@@ -166,7 +168,7 @@ def worker(
 
 def record(name: str) -> dict[str, Any]:
     """An engine's record before it runs: what it is, and no queries yet."""
-    e = BY_NAME[name]
+    e = BY_NAME[name.removesuffix(JAR_B)]
     return {
         "engine": name,
         "fmt": e.fmt,
@@ -372,6 +374,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="start every engine at once, each in its own process, and take each query's runs in turns "
         "(bench/interleave.py); targets are then judged by the median of paired runs' ratios",
     )
+    p.add_argument(
+        "--jar-b",
+        help=f"another spark-drill jar: an engine named <engine>{JAR_B} runs on it (with --interleave), "
+        "so that two versions are timed in turns",
+    )
     p.add_argument("--worker", help=argparse.SUPPRESS)
     p.add_argument("--serve", help=argparse.SUPPRESS)
     p.add_argument("--result", type=Path, help=argparse.SUPPRESS)
@@ -400,7 +407,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{a.data}/truth.json predates Q6: generate the data again (the same seed gives the same files)"
         )
     names = [n.strip() for n in a.engines.split(",")] if a.engines else [e.name for e in ENGINES]
-    unknown = [n for n in names if n not in BY_NAME]
+    if any(n.endswith(JAR_B) for n in names) and not (a.jar_b and a.interleave):
+        p.error(f"an engine named <engine>{JAR_B} needs --jar-b and --interleave")
+    unknown = [n for n in names if n.removesuffix(JAR_B) not in BY_NAME]
     if unknown:
         p.error(f"unknown engines {unknown}; known: {', '.join(BY_NAME)}")
     skip = {n.strip() for n in a.skip.split(",") if n.strip()}
@@ -410,7 +419,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if a.interleave:
         from bench.interleave import run_interleaved
 
-        recs = run_interleaved(a.data, names, queries, a.runs, a.warmup, settings, a.timeout)
+        both = {**settings, "jar_b": a.jar_b} if a.jar_b else settings
+        recs = run_interleaved(a.data, names, queries, a.runs, a.warmup, both, a.timeout)
         res = envelope(a.data, load(a.data), a.runs, a.warmup, settings, recs, interleaved=True)
     else:
         res = run_all(a.data, names, queries, a.runs, a.warmup, settings, a.timeout, a.shared_jvm)

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from bench import run
 from bench.interleave import run_queries, settle
 
 REPO = Path(__file__).resolve().parents[2]
@@ -98,3 +99,14 @@ def test_interleave_cannot_share_a_jvm(data: tuple[Path, dict[str, Any]]) -> Non
         [sys.executable, "-m", "bench.run", *args], cwd=REPO, capture_output=True, text=True
     )
     assert proc.returncode != 0 and "cannot share one JVM" in proc.stderr
+
+
+def test_an_engine_on_the_other_jar_is_named_with_at_b(data: tuple[Path, dict[str, Any]]) -> None:
+    root, _ = data
+    assert run.record("duckdb-csv@b")["engine"] == "duckdb-csv@b"
+    assert run.record("duckdb-csv@b")["family"] == run.record("duckdb-csv")["family"]
+    args = ["--interleave", "--engines", "duckdb-csv,duckdb-csv@b", "--data", str(root)]
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.run", *args], cwd=REPO, capture_output=True, text=True
+    )
+    assert done.returncode == 2 and "needs --jar-b and --interleave" in done.stderr
