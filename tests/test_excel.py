@@ -238,24 +238,15 @@ spark.stop()
 
 
 def test_a_200000_row_sheet_is_read_in_a_small_heap(tmp_path: Path) -> None:
-    # A sheet whose XML is some 100 MB: a reader holding the sheet whole (POI's usermodel needs several times
-    # that) cannot read it in this heap; a sheet streamed row by row can, in about what Spark itself needs.
+    # A sheet of 800,000 cells, its XML some 60 MB: a reader holding the sheet whole (POI's usermodel keeps each
+    # cell as objects of several hundred bytes) cannot read it in this heap; a sheet streamed row by row can.
     path = tmp_path / "big.xlsx"
     wb = Workbook(write_only=True)
     ws = wb.create_sheet("data")
-    ws.append(["id", "name", "amount", "flag", "day", "note"])
+    ws.append(["id", "name", "day", "note"])
     start = dt.datetime(2024, 1, 1)
     for i in range(200_000):
-        ws.append(
-            [
-                i,
-                f"name {i % 977}",
-                i * 0.25,
-                i % 3 == 0,
-                start + dt.timedelta(minutes=i),
-                "x" if i % 10 else None,
-            ]
-        )
+        ws.append([i, f"name {i % 977}", start + dt.timedelta(minutes=i), "x" if i % 10 else None])
     wb.save(path)
     done = subprocess.run(
         [sys.executable, "-c", BIG_SHEET_READER, str(path), "512m"],
@@ -269,8 +260,6 @@ def test_a_200000_row_sheet_is_read_in_a_small_heap(tmp_path: Path) -> None:
         "rows": 200_000,
         "id": 200_000,
         "name": 200_000,
-        "amount": 200_000,
-        "flag": 200_000,
         "day": 200_000,
         "note": 180_000,
     }

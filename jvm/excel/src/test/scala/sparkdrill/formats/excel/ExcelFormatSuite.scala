@@ -194,17 +194,24 @@ class ExcelFormatSuite extends AnyFunSuite with TestFiles with LocalSpark {
       xlsx(Seq(sheet("Jan", Seq("id"), Seq(1)), sheet("Feb", Seq("id"), Seq(2), Seq(3))))
     )
     put("c.csv", "id\n4\n".getBytes("UTF-8"))
+    put("j.json", "{\"id\": 5}\n".getBytes("UTF-8"))
     val df = read("sheet" -> "*", "header" -> "true", "providedSchema" -> "id INT")
     assert(!df.columns.contains("sheet"))
     assert(
-      rows(df.select("id", "sheet", "filename").orderBy("id")) ==
-        Seq(Seq(1, "Jan", "w.xlsx"), Seq(2, "Feb", "w.xlsx"), Seq(3, "Feb", "w.xlsx"), Seq(4, null, "c.csv"))
+      rows(df.select("id", "sheet", "filename").orderBy("id")) == Seq(
+        Seq(1, "Jan", "w.xlsx"),
+        Seq(2, "Feb", "w.xlsx"),
+        Seq(3, "Feb", "w.xlsx"),
+        Seq(4, null, "c.csv"),
+        Seq(5, null, "j.json")
+      )
     )
     assert(rows(df.where("sheet = 'Feb'").select("id").orderBy("id")) == Seq(Seq(2), Seq(3)))
     assert(
-      rows(df.groupBy("sheet").count().orderBy("sheet")) == Seq(Seq(null, 1L), Seq("Feb", 2L), Seq("Jan", 1L))
+      rows(df.groupBy("sheet").count().orderBy("sheet")) == Seq(Seq(null, 2L), Seq("Feb", 2L), Seq("Jan", 1L))
     )
     Files.delete(root.resolve("c.csv"))
+    Files.delete(root.resolve("j.json"))
     put("w.xlsx", xlsx(Seq(sheet("Jan", Seq("id", "sheet"), Seq(1, "mine")))))
     assert(rows(read().select("id", "sheet")) == Seq(Seq(1L, "mine")))
   }
