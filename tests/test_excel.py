@@ -238,8 +238,8 @@ spark.stop()
 
 
 def test_a_200000_row_sheet_is_read_in_a_small_heap(tmp_path: Path) -> None:
-    # A sheet of 800,000 cells, its XML some 60 MB: a reader holding the sheet whole (POI's usermodel keeps each
-    # cell as objects of several hundred bytes) cannot read it in this heap; a sheet streamed row by row can.
+    # A sheet of 800,000 cells, its XML some 60 MB: a reader holding the sheet whole (POI's usermodel keeps
+    # each cell as objects of several hundred bytes) cannot read it in this heap; one streaming rows can.
     path = tmp_path / "big.xlsx"
     wb = Workbook(write_only=True)
     ws = wb.create_sheet("data")
