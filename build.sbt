@@ -77,6 +77,8 @@ lazy val root = (project in file("."))
       baseDirectory.value / "jvm" / "src" / "main" / s"scala-${Versions.sparkLine}",
     Compile / resourceDirectory := baseDirectory.value / "jvm" / "src" / "main" / "resources",
     Test / scalaSource := baseDirectory.value / "jvm" / "src" / "test" / "scala",
+    Test / unmanagedSourceDirectories +=
+      baseDirectory.value / "jvm" / "src" / "test" / s"scala-${Versions.sparkLine}",
     Test / javaSource := baseDirectory.value / "jvm" / "src" / "test" / "java",
     Test / resourceDirectory := baseDirectory.value / "jvm" / "src" / "test" / "resources",
     libraryDependencies ++= Seq(

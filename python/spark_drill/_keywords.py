@@ -23,6 +23,7 @@ SchemaEvolutionMode = Literal[
 ]
 FileEvents = Literal["off", "sqs"]
 CleanSource = Literal["off", "archive", "delete"]
+RescuedDataType = Literal["string", "variant"]
 # A naive datetime is a wall-clock time in the session time zone; text as `2024-01-31T12:00:00`.
 Timestamp = str | dt.datetime
 # A DDL string (`"id INT NOT NULL DEFAULT -1, day DATE"`), {column: type} or a StructType.
@@ -97,10 +98,12 @@ class SharedKeywords(TypedDict, total=False):
     sample_rows: int | None
     map_inference_threshold: int | None
     max_schema_fields: int | None
+    single_variant_column: str | None  # Spark 4: each record one VARIANT in this column (SPEC 14)
     # bad input
     mode: Mode | None
     column_name_of_corrupt_record: str | None
     rescued_data_column: str | None
+    rescued_data_type: RescuedDataType | None  # "variant" (Spark 4): the rescued-data column as a VARIANT
     max_record_text_bytes: int | None
     validate: Validate | None
     # batches

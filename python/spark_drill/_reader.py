@@ -131,12 +131,17 @@ def read(
         is a ``map<string, T>`` (default 200; -1 never): objects whose keys are data (ids, dates, names).
     max_schema_fields : int
         A discovered schema of more leaf fields fails, naming its widest member (default 10,000).
+    single_variant_column : str
+        Spark 4: each record is one VARIANT in this column (JSON: the record; text and log: an object of
+        its named fields), beside the partition and hidden columns; nothing is discovered.
     mode : {"PERMISSIVE", "DROPMALFORMED", "FAILFAST"}
         What a malformed record does: nulls (default), dropped, or the query fails.
     column_name_of_corrupt_record : str
         Adds a string column holding a malformed record's text.
     rescued_data_column : str
         Adds a string column holding values no column has, as JSON.
+    rescued_data_type : {"string", "variant"}
+        ``variant`` (Spark 4): the rescued-data column is a VARIANT object instead of JSON text.
     max_record_text_bytes : int
         At most this many bytes of a record's text go into those two columns (default 1 MiB); longer text
         is cut, with a note of how much.

@@ -148,4 +148,33 @@ trait OptionErrors {
       "maxFilesPerTrigger",
       Some(value.toString)
     )
+
+  /** A VARIANT asked of a Spark that has no such type (3.5): `option` and `value` say where it was asked. */
+  def variantNeedsSpark4(option: String, value: String, sparkVersion: String): OptionException =
+    new OptionException(
+      ErrorClasses.UnsupportedOption,
+      s"option '$option' ('$value') asks for a VARIANT, which Spark has from Spark 4.0 on; this is Spark " +
+        sparkVersion,
+      option,
+      Some(value)
+    )
+
+  /** `singleVariantColumn` with an option that types columns of its own (`providedSchema`). */
+  def singleVariantWith(option: String): OptionException =
+    new OptionException(
+      ErrorClasses.BadOptionValue,
+      s"option 'singleVariantColumn' makes each record one VARIANT, so it takes no '$option' (a member's " +
+        "type is read from the VARIANT with variant_get)",
+      option
+    )
+
+  /** A VARIANT column where the format's values are text: only JSON members can be VARIANTs. */
+  def variantOfText(column: String): OptionException =
+    new OptionException(
+      ErrorClasses.BadOptionValue,
+      s"column '$column' is a VARIANT, but this format's fields are text: a VARIANT column takes a JSON " +
+        "member (use singleVariantColumn for a whole record, or parse_json over a string column)",
+      "providedSchema",
+      Some(column)
+    )
 }

@@ -69,6 +69,11 @@ trait ColumnWriter {
   /** Microseconds since the epoch. */
   def setTimestamp(micros: Long): Unit
 
+  /** A VARIANT column's value in Spark's variant encoding (Spark 4): its value and metadata bytes, kept as
+    * they are (the caller hands over arrays it no longer writes).
+    */
+  def setVariant(value: Array[Byte], metadata: Array[Byte]): Unit
+
   /** The writer of an array column's elements: write an element through `array.element`, then
     * `array.save()`; the row's array ends when the row (or the enclosing element) is saved.
     */

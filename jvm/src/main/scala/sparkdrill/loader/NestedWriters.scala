@@ -327,6 +327,7 @@ private[loader] final case class DummyWriter(field: StructField)
   def setString(v: String): Unit = ()
   def setDate(days: Int): Unit = ()
   def setTimestamp(micros: Long): Unit = ()
+  def setVariant(value: Array[Byte], metadata: Array[Byte]): Unit = ()
   def array: ArrayWriter = this
   def map: MapWriter = this
   lazy val struct: TupleWriter = new DummyTuple(field.dataType match {
@@ -392,6 +393,7 @@ private[loader] object Writers {
     case _: ArrayType => new ArrayVectorWriter(field, source, batch)
     case _: MapType => new MapVectorWriter(field, source, batch)
     case _: StructType => new StructVectorWriter(field, source, batch, projection)
+    case t if VariantTypes.isVariant(t) => new VariantVectorWriter(field, source, batch)
     case other =>
       throw DrillErrors.internalArgument(
         s"column '${field.name}': the loader cannot write ${other.simpleString}"

@@ -224,6 +224,7 @@ private[loader] abstract class VectorWriter(
   }
   def setDate(days: Int): Unit = wrong("date")
   def setTimestamp(micros: Long): Unit = wrong("timestamp")
+  def setVariant(value: Array[Byte], metadata: Array[Byte]): Unit = wrong("variant")
   def array: ArrayWriter = wrong("array")
   def struct: TupleWriter = wrong("struct")
   def map: MapWriter = wrong("map")

@@ -92,6 +92,10 @@ private[reader] final class CapturingWriter(val underlying: ColumnWriter) extend
     }
   def setDate(days: Int): Unit = { if (forwarding) underlying.setDate(days); keepLong(days.toLong) }
   def setTimestamp(micros: Long): Unit = { if (forwarding) underlying.setTimestamp(micros); keepLong(micros) }
+  def setVariant(value: Array[Byte], metadata: Array[Byte]): Unit = {
+    if (forwarding) underlying.setVariant(value, metadata)
+    state = Unknown
+  }
 
   // Filter columns are scalars; whatever goes through these is not seen, so the column is not judged. They
   // write into the loader, so only while forwarding.

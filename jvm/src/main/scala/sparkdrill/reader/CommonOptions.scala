@@ -26,6 +26,17 @@ object CommonOptions {
     Text,
     "a string column that keeps values with no column (fields past the header, keys after discovery) as JSON"
   )
+  val RescuedDataType: OptionSpec[String] = OptionSpec(
+    "rescuedDataType",
+    Choice.words("string", "variant"),
+    "string",
+    "variant (Spark 4): the rescued-data column is a VARIANT object, not JSON text"
+  )
+  val SingleVariantColumn: OptionSpec[String] = OptionSpec.optional(
+    "singleVariantColumn",
+    Text,
+    "Spark 4: each record is one VARIANT in this column (JSON: the record; text, log: its named fields)"
+  )
   val Validate: OptionSpec[String] = OptionSpec(
     "validate",
     Choice.words("projected", "all"),
@@ -62,6 +73,8 @@ object CommonOptions {
       Mode,
       CorruptRecordColumn,
       RescuedDataColumn,
+      RescuedDataType,
+      SingleVariantColumn,
       MaxRecordTextBytes,
       Validate,
       SampleRows,

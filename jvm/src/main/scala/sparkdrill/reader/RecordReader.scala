@@ -43,10 +43,19 @@ final class RecordReader(negotiator: SchemaNegotiator, records: FieldRecords) ex
     if (i >= records.count || records.start(i) < 0) null
     else
       new String(records.bytes, records.start(i), records.length(i), java.nio.charset.StandardCharsets.UTF_8)
+  // singleVariantColumn (SPEC 14): each record one VARIANT object of its fields.
+  private val variantFields: FieldsAsVariant =
+    options
+      .get(CommonOptions.SingleVariantColumn)
+      .flatMap(writer.find)
+      .filter(_.isProjected)
+      .map(new FieldsAsVariant(options, names, _))
+      .orNull
   // A count, or a query of hidden columns only: no field is cut or converted, so a record is never malformed
   // unless a mode must judge it (PERMISSIVE keeps a malformed record as a row anyway).
-  private val countOnly = !fields.anyConverted && bad.corrupt == null && !rescued.enabled &&
-    bad.mode == ParseMode.Permissive && !discovering
+  private val countOnly =
+    !fields.anyConverted && variantFields == null && bad.corrupt == null && !rescued.enabled &&
+      bad.mode == ParseMode.Permissive && !discovering
   private var done = false
 
   def next(): Boolean = {
@@ -79,7 +88,8 @@ final class RecordReader(negotiator: SchemaNegotiator, records: FieldRecords) ex
     else {
       writer.start()
       writeImplicit()
-      if (writeFields()) writer.save()
+      if (variantFields != null) { writeVariant(); writer.save() }
+      else if (writeFields()) writer.save()
     }
   }
 
@@ -135,6 +145,17 @@ final class RecordReader(negotiator: SchemaNegotiator, records: FieldRecords) ex
     val at = records.start(i)
     if (at < 0 || i >= records.count) { c.writeMissing(); true }
     else c.write(bytes, at, records.length(i))
+  }
+
+  private def writeVariant(): Unit = {
+    variantFields.start()
+    var i = 0
+    while (i < records.count) {
+      if (records.start(i) >= 0)
+        variantFields.field(i, records.bytes, records.start(i), records.length(i), quoted = false)
+      i += 1
+    }
+    variantFields.finish()
   }
 
   /** Fields past [[FieldRecords.names]]: written to their late column where the format names one, else

@@ -3,12 +3,13 @@ package sparkdrill.reader
 import com.fasterxml.jackson.databind.{JsonNode, ObjectMapper}
 import com.fasterxml.jackson.databind.node.ObjectNode
 
-import sparkdrill.loader.{ColumnWriter, RowWriter}
+import sparkdrill.loader.{ColumnWriter, RowWriter, VariantTypes, VariantValueBuilder}
 
 /** The rescued-data column (`rescuedDataColumn`) of one reader: a record's values that have no column (fields
   * past a header, columns the table lacks, values that did not convert, JSON keys after discovery), kept as a
   * JSON object with the record's `_file` and `_line` and capped by `maxRecordTextBytes`. One place for every
-  * format, so the column reads alike whatever wrote it.
+  * format, so the column reads alike whatever wrote it. With `rescuedDataType=variant` the column is a
+  * VARIANT holding the same object.
   */
 final class RescuedData(options: ReaderOptions, writer: RowWriter, path: String) {
 
@@ -31,8 +32,13 @@ final class RescuedData(options: ReaderOptions, writer: RowWriter, path: String)
   def write(line: Long): Unit = if (json != null) {
     json.put("_file", path)
     if (line >= 0) json.put("_line", line)
-    column.setString(CommonOptions.capText(json.toString, options))
+    if (asVariant) RescuedData.toVariant(json, variants, column)
+    else column.setString(CommonOptions.capText(json.toString, options))
   }
+
+  // rescuedDataType=variant: the same object as a VARIANT (not cut: a VARIANT has no text to cut).
+  private val asVariant = enabled && VariantTypes.isVariant(column.dataType)
+  private lazy val variants = VariantTypes.builder(allowDuplicateKeys = false) // a Jackson object has none
 
   private def obj(): ObjectNode = {
     if (json == null) json = RescuedData.mapper.createObjectNode()
@@ -42,4 +48,32 @@ final class RescuedData(options: ReaderOptions, writer: RowWriter, path: String)
 
 private object RescuedData {
   private val mapper = new ObjectMapper()
+
+  /** A Jackson tree into a VARIANT column, numbers by `parse_json`'s rules. */
+  private def toVariant(node: JsonNode, b: VariantValueBuilder, w: ColumnWriter): Unit = {
+    b.clear()
+    tree(node, b)
+    b.writeTo(w)
+  }
+
+  private def tree(node: JsonNode, b: VariantValueBuilder): Unit =
+    if (node.isObject) {
+      b.startObject()
+      val fields = node.fields()
+      while (fields.hasNext) {
+        val e = fields.next()
+        b.key(e.getKey)
+        tree(e.getValue, b)
+      }
+      b.endObject()
+    } else if (node.isArray) {
+      b.startArray()
+      val elements = node.elements()
+      while (elements.hasNext) { b.element(); tree(elements.next(), b) }
+      b.endArray()
+    } else if (node.isTextual) b.appendString(node.textValue)
+    else if (node.isIntegralNumber && node.canConvertToLong) b.appendLong(node.longValue)
+    else if (node.isNumber) b.appendNumber(node.asText, node.doubleValue)
+    else if (node.isBoolean) b.appendBoolean(node.booleanValue)
+    else b.appendNull()
 }

@@ -9,7 +9,7 @@ import java.util.Locale
 import org.apache.spark.sql.catalyst.util.DateTimeUtils
 import org.apache.spark.sql.types._
 
-import sparkdrill.loader.ColumnWriter
+import sparkdrill.loader.{ColumnWriter, VariantTypes}
 import sparkdrill.errors.DrillErrors
 
 /** Writes one text field into a column of its type. `write` returns false when the text cannot be converted
@@ -65,6 +65,7 @@ private[sparkdrill] object TextConverter {
           case DateType => new DateParser(format.orElse(s.dateFormat))
           case TimestampType => new TimestampParser(format.orElse(s.timestampFormat), s.zone)
           case TimestampNTZType => new TimestampParser(format.orElse(s.timestampFormat), null)
+          case t if VariantTypes.isVariant(t) => throw DrillErrors.variantOfText(field.name)
           case other =>
             throw DrillErrors.internalArgument(
               s"column '${field.name}' has type ${other.simpleString}, which text cannot be converted to"

@@ -52,6 +52,7 @@ private final class LastString extends ColumnWriter {
   def setDecimal(v: Decimal): Unit = notText("a decimal")
   def setDate(days: Int): Unit = notText("a date")
   def setTimestamp(micros: Long): Unit = notText("a timestamp")
+  def setVariant(value: Array[Byte], metadata: Array[Byte]): Unit = notText("a variant")
   def array: ArrayWriter = notText("an array")
   def struct: TupleWriter = notText("a struct")
   def map: MapWriter = notText("a map")

@@ -24,6 +24,9 @@ private[sparkdrill] object TextTypeInference {
   def infer(values: Iterator[String]): DataType =
     values.foldLeft(Empty: Kind)((k, v) => join(k, kindOf(v))).dataType
 
+  /** The type of one value alone (`NullType` for a blank one): a VARIANT's member typed by `inferTypes`. */
+  def typeOf(value: String): DataType = kindOf(value).dataType
+
   private def join(a: Kind, b: Kind): Kind = (a, b) match {
     case (Empty, x) => x
     case (x, Empty) => x

@@ -5,7 +5,7 @@ import org.apache.spark.sql.types.StructType
 
 import sparkdrill.loader.{LoaderOptions, ProjectionFilter, ResultSetLoader, ResultSetLoaders}
 import sparkdrill.errors.{DrillErrors, ErrorContext, ScanException}
-import sparkdrill.reader.{DiscoveryContext, FileInput, FormatPlugin, ReaderOptions, Sampling}
+import sparkdrill.reader.{CommonOptions, DiscoveryContext, FileInput, FormatPlugin, ReaderOptions, Sampling}
 
 /** The discovery pass: takes the format's schema when it is known without a file (a log pattern's groups),
   * else asks the format to discover each file ([[FormatPlugin.discover]]): its early schema (a header) or the
@@ -37,7 +37,9 @@ private[sparkdrill] object SchemaDiscovery {
   /** The reader schema of one file: its early schema, or what its format samples from its first records. */
   def discover(file: ScanFile, options: ReaderOptions, conf: Configuration): Option[StructType] = {
     val plugin = FormatRegistry.named(file.format)
-    val sampleRows = plugin.sampleRows(options)
+    // singleVariantColumn types nothing: a file is read for its names alone (a header), or not at all.
+    val sampleRows =
+      if (options.get(CommonOptions.SingleVariantColumn).isDefined) 0 else plugin.sampleRows(options)
     val known = if (sampleRows <= 0) plugin.knownSchema(options) else None
     if (known.isDefined) known else sampleOrHeader(file, plugin, options, conf, sampleRows)
   }

@@ -328,8 +328,11 @@ private[sparkdrill] object TableScan {
   def forTracker(found: Discovered, options: ReaderOptions, config: ScanConfig): IndexedSeq[FileSchema] =
     found.files.indices.map { i =>
       val plugin = FormatRegistry.named(found.files(i).format)
-      val own =
+      // singleVariantColumn: whatever a file names, the table sees its one VARIANT (the reader keeps the
+      // file's own names, a header, for the object it writes).
+      val own = VariantOptions.singleColumn(options).getOrElse {
         if (plugin.bindsByPosition(options) && config.positional) new StructType() else found.schemas(i)
+      }
       val how = if (plugin.sampleRows(options) > 0) Discovery.Sampled else Discovery.HeaderOnly
       FileSchema(found.files(i).info, own, how)
     }

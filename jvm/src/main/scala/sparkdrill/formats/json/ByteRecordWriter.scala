@@ -6,7 +6,7 @@ import java.time.{DateTimeException, LocalDate, ZoneId}
 import org.apache.spark.sql.catalyst.util.DateTimeUtils
 import org.apache.spark.sql.types._
 
-import sparkdrill.loader.{ColumnWriter, TupleWriter}
+import sparkdrill.loader.{ColumnWriter, TupleWriter, VariantTypes}
 import sparkdrill.reader.{FastText, Fills}
 
 /** Writes a JSON object straight from its bytes ([[JsonCursor]]) into a row or struct writer, by the rules of
@@ -31,6 +31,7 @@ private[json] final class ByteRecordWriter(
   import ByteRecordWriter._
 
   private val escapes = new JsonEscapes
+  private val variants = new JsonVariants
   private val temporalFields = new Array[Long](4)
   // A fixed offset (UTC, +02:00) turns a local time into an instant by arithmetic; None: a zone with rules,
   // read through java.time for its gaps and overlaps.
@@ -46,6 +47,12 @@ private[json] final class ByteRecordWriter(
   def writeRecord(tuple: TupleWriter): Unit = {
     dropped = 0
     writeMembers(membersOf(tuple, top = true))
+  }
+
+  /** Writes the value at the cursor (a whole record) into the column `w`, leaving the cursor past it. */
+  def writeValue(w: ColumnWriter): Unit = {
+    dropped = 0
+    write(w, codeOf(w.dataType))
   }
 
   private val members = new java.util.IdentityHashMap[TupleWriter, ByteMembers]()
@@ -131,6 +138,7 @@ private[json] final class ByteRecordWriter(
   // The value at the cursor into `w`, a column of type `code`.
   private def write(w: ColumnWriter, code: Int): Unit =
     if (!w.isProjected && !(validateAll && w.dataType != StringType)) c.skipValue()
+    else if (code == AsVariant) variants.fromBytes(c, w) // a null too: the variant null, as parse_json's
     else if (c.buf(c.pos) == 'n') {
       c.literal(JsonCursor.Null)
       w.setNull()
@@ -372,7 +380,8 @@ private[json] object ByteRecordWriter {
   final val AsStruct = 13
   final val AsArray = 14
   final val AsMap = 15
-  final val AsOther = 16
+  final val AsVariant = 16
+  final val AsOther = 17
 
   def codeOf(t: DataType): Int = t match {
     case _: StringType => AsText
@@ -391,6 +400,7 @@ private[json] object ByteRecordWriter {
     case _: StructType => AsStruct
     case _: ArrayType => AsArray
     case _: MapType => AsMap
+    case t if VariantTypes.isVariant(t) => AsVariant
     case _ => AsOther
   }
 }

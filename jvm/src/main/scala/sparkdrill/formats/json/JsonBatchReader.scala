@@ -101,6 +101,9 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, re
   private val bad = new BadRecords(options, writer)
   private val rescued = new RescuedData(options, writer, errors.path)
   private val valueWriter: ColumnWriter = row.find(JsonFormat.ValueColumn).orNull
+  // singleVariantColumn (SPEC 14): each record, whatever its shape, is that column's VARIANT (its writer
+  // skips the record when the query does not read it).
+  private val single: Option[ColumnWriter] = options.get(CommonOptions.SingleVariantColumn).flatMap(row.find)
   // NOT NULL columns: a record that lacks the key gets the column's DEFAULT (else its type's zero).
   private val fills: Array[(ColumnWriter, ColumnWriter => Unit)] =
     writer.schema.fields.flatMap { f =>
@@ -212,7 +215,8 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, re
       deferred.clear()
     }
     fills.foreach { case (w, fill) => fill(w) } // the record may overwrite them
-    if (isObject)
+    if (single.isDefined) values.writeColumn(single.get, source)
+    else if (isObject)
       try values.writeRecord(row, source)
       catch { case e: JsonProcessingException if rereading => return brokenOnRereading(e) }
     else if (valueWriter != null) values.writeColumn(valueWriter, parser)
@@ -274,7 +278,7 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, re
     if (rowFilter != null) rowFilter.reset()
     fills.foreach { case (w, fill) => fill(w) } // the record may overwrite them
     records.startBytes(cursor)
-    bytes.writeRecord(row)
+    if (single.isDefined) bytes.writeValue(single.get) else bytes.writeRecord(row)
     records.endBytes(cursor)
     if (rowFilter != null) {
       if (!rowFilter.passes()) return rejected()

@@ -23,6 +23,10 @@ private[sparkdrill] final class JsonFormat extends FormatPlugin {
   override def options: Seq[OptionSpec[_]] = JsonOptions.all
   def splittable(options: ReaderOptions): Boolean = false
   def sampleRows(options: ReaderOptions): Int = CommonOptions.sampleLimit(options)
+  // singleVariantColumn: a record's members are its VARIANT's, so a JSON file names no column and is not
+  // opened to find any.
+  override def knownSchema(options: ReaderOptions): Option[StructType] =
+    options.get(CommonOptions.SingleVariantColumn).map(_ => new StructType())
   override def discover(context: DiscoveryContext): StructType = new JsonDiscovery(context).schema
   def newReader(negotiator: SchemaNegotiator): BatchReader = new JsonBatchReader(negotiator)
 }

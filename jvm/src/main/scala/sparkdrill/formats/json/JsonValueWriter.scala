@@ -7,7 +7,7 @@ import com.fasterxml.jackson.core.{JsonFactory, JsonParser, JsonToken}
 import org.apache.spark.sql.catalyst.util.DateTimeUtils
 import org.apache.spark.sql.types._
 
-import sparkdrill.loader.{ColumnWriter, TupleWriter}
+import sparkdrill.loader.{ColumnWriter, TupleWriter, VariantTypes, VariantValueError}
 import sparkdrill.reader.Fills
 
 /** A JSON value that cannot become its column's type: `path` names the column (`m.b`, `a[2]`, `m{}`);
@@ -63,10 +63,21 @@ private[sparkdrill] final class JsonValueWriter(
 
   private def write(w: ColumnWriter, parser: JsonParser): Unit =
     if (!w.isProjected && !validated(w)) parser.skipChildren()
+    else if (VariantTypes.isVariant(w.dataType)) variant(w, parser)
     else if (parser.currentToken() == JsonToken.VALUE_NULL) w.setNull()
     else
       try writeValue(w, parser)
       catch { case e: JsonConversionError => onError(w, e) }
+
+  private val variants = new JsonVariants
+
+  // Any value, null too (the variant null, as parse_json's); an object with a key twice does not convert.
+  private def variant(w: ColumnWriter, parser: JsonParser): Unit =
+    try variants.fromParser(parser, w)
+    catch {
+      case e: VariantValueError =>
+        onError(w, new JsonConversionError(here.toString, e.getMessage, w.dataType))
+    }
 
   // validate=all: an unread column is still converted (into writers that keep nothing), so that a value that
   // does not convert counts whatever the projection (SPEC 6). Structs, arrays and maps too: a scalar where a

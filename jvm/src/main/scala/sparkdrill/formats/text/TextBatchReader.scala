@@ -7,7 +7,9 @@ import sparkdrill.reader.{
   BatchReader,
   BoundFields,
   BoundRowFilter,
+  CommonOptions,
   ErrorClasses,
+  FieldsAsVariant,
   ParseMode,
   RecordColumns,
   RescuedData,
@@ -77,7 +79,18 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
   private val offsetWriter: ColumnWriter = writer.find(RecordColumns.Offset).orNull
   // Field i's text, null past the record's last field (for the rescued-data column).
   private val fieldText: Int => String = i => if (i < parser.fieldCount) parser.field(i) else null
-  private val anyConverted = fields.anyConverted || columnsWriter != null || rescued.enabled
+  // singleVariantColumn (SPEC 14): each record one VARIANT object of its fields, by the header's names.
+  private val variantFields: FieldsAsVariant =
+    options
+      .get(CommonOptions.SingleVariantColumn)
+      .flatMap(writer.find)
+      .filter(_.isProjected)
+      .map(
+        new FieldsAsVariant(options, if (bindsFields) readerSchema.fieldNames.toIndexedSeq else Vector(), _)
+      )
+      .orNull
+  private val anyConverted =
+    fields.anyConverted || columnsWriter != null || rescued.enabled || variantFields != null
   // `columns[n]`: only the listed elements are kept; the others are empty strings up to the largest index.
   private val columnsIndexes: Array[Boolean] =
     negotiator.requestedElements(TextBatchReader.ColumnsName) match {
@@ -201,7 +214,8 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
     writer.start()
     writeImplicit()
     if (anyConverted) {
-      if (columnsWriter != null) writeColumnsArray()
+      if (variantFields != null) writeVariant()
+      else if (columnsWriter != null) writeColumnsArray()
       else if (!writeFields()) return // dropped or rejected
     }
     writer.save()
@@ -278,6 +292,16 @@ private[sparkdrill] final class TextBatchReader(negotiator: SchemaNegotiator, se
     fields.rescue(fieldText, if (blocks == null) recordLine else -1L) {
       (from until until).foreach(i => rescued.put(s"column_${i + 1}", parser.field(i)))
     }
+
+  private def writeVariant(): Unit = {
+    variantFields.start()
+    var i = 0
+    while (i < parser.fieldCount) {
+      variantFields.field(i, parser.bytes, parser.start(i), parser.fieldLength(i), parser.quoted(i))
+      i += 1
+    }
+    variantFields.finish()
+  }
 
   private def writeColumnsArray(): Unit = {
     val array = columnsWriter.array

@@ -8,7 +8,9 @@ import org.apache.spark.sql.catalyst.expressions.{Cast, Literal}
 import org.apache.spark.sql.catalyst.parser.CatalystSqlParser
 import org.apache.spark.sql.types.{DataType, StructField, StructType}
 
+import sparkdrill.loader.VariantTypes
 import sparkdrill.reader.Fills
+import sparkdrill.scan.VariantOptions
 import sparkdrill.errors.{DrillErrors, SchemaException}
 
 /** What fills a column where a file (or a row) has no value. */
@@ -82,6 +84,9 @@ private[sparkdrill] object ProvidedSchema {
         }
       catch {
         case e: SchemaException => throw e
+        // Spark 3.5's parser knows no VARIANT: say which Spark has it.
+        case NonFatal(_) if !VariantTypes.available && mentionsVariant(column) =>
+          throw DrillErrors.variantNeedsSpark4("providedSchema", definition.trim, VariantOptions.sparkVersion)
         case NonFatal(e) =>
           throw DrillErrors.badProvidedSchema(
             s"providedSchema: cannot parse column '${definition.trim}': ${firstLine(e)}"
@@ -106,6 +111,9 @@ private[sparkdrill] object ProvidedSchema {
     if (value == null && !field.nullable) throw bad("is null, but the column is NOT NULL")
     Literal(value, field.dataType)
   }
+
+  private def mentionsVariant(column: String): Boolean =
+    "(?i)\\bvariant\\b".r.findFirstIn(column).isDefined
 
   private def firstLine(e: Throwable): String =
     String.valueOf(e.getMessage).split("\\R", 2)(0)

@@ -1,10 +1,11 @@
 package sparkdrill.scan.schema
 
-import org.apache.spark.sql.types.StructType
+import org.apache.spark.sql.types.{StringType, StructField, StructType}
 
 import sparkdrill.projection.{ColumnParser, ImplicitLabels}
 import sparkdrill.reader.{CommonOptions, OptionSpec, ReaderOptions}
-import sparkdrill.scan.ScanOptions
+import sparkdrill.loader.VariantTypes
+import sparkdrill.scan.{ScanOptions, VariantOptions}
 import sparkdrill.errors.DrillErrors
 
 /** Option `schemaMode` (SPEC 5). */
@@ -51,8 +52,9 @@ private[sparkdrill] final case class EarlierColumns(schema: StructType, frozen: 
   *
   * @param byPosition the files name no columns (headerless text): a provided or defined schema binds to
   *   fields by position, and without one each file is the single array column `columns`
-  * @param extraColumns string columns the readers fill themselves (the corrupt-record and rescued-data
-  *   columns), added after the data columns unless a defined schema names them
+  * @param extraColumns columns the readers fill themselves (the corrupt-record column, a string, and the
+  *   rescued-data column, a string or a VARIANT by `rescuedDataType`), added after the data columns unless a
+  *   defined schema names them
   * @param mapInferenceThreshold objects of more distinct keys than this, across the files, are maps
   *   ([[sparkdrill.reader.TypeLattice.join]]); negative: never
   * @param maxSchemaFields the most leaf fields the discovered columns may have ([[SchemaWidth]])
@@ -69,7 +71,7 @@ private[sparkdrill] final case class ScanConfig(
     partitionColumns: Boolean = true,
     partitionStyle: PartitionStyle = PartitionStyle.Dirs,
     byPosition: Boolean = false,
-    extraColumns: Seq[String] = Nil,
+    extraColumns: Seq[StructField] = Nil,
     parsers: Seq[ColumnParser] = Nil,
     mapInferenceThreshold: Int = ScanConfig.DefaultMapInferenceThreshold,
     maxSchemaFields: Int = ScanConfig.DefaultMaxSchemaFields,
@@ -115,8 +117,12 @@ private[sparkdrill] object ScanConfig {
       partitionColumns = options(ScanOptions.PartitionColumns),
       partitionStyle = options(ScanOptions.PartitionStyle),
       byPosition = byPosition,
-      extraColumns =
-        Seq(CommonOptions.CorruptRecordColumn, CommonOptions.RescuedDataColumn).flatMap(options.get(_)),
+      extraColumns = {
+        VariantOptions.check(options)
+        val rescuedType = if (VariantOptions.rescuedAsVariant(options)) VariantTypes.variant else StringType
+        options.get(CommonOptions.CorruptRecordColumn).map(StructField(_, StringType)).toSeq ++
+          options.get(CommonOptions.RescuedDataColumn).map(StructField(_, rescuedType))
+      },
       parsers = parsers,
       mapInferenceThreshold = CommonOptions.mapThreshold(options),
       maxSchemaFields = positive(ScanOptions.MaxSchemaFields, options(ScanOptions.MaxSchemaFields))

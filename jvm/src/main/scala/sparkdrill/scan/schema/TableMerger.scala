@@ -4,7 +4,7 @@ import java.util.Locale
 
 import scala.collection.mutable
 
-import org.apache.spark.sql.types.{DataType, StringType, StructField}
+import org.apache.spark.sql.types.{DataType, StructField}
 
 import sparkdrill.reader.{ColumnPlaces, TypeLattice}
 import sparkdrill.scan.Distinct
@@ -187,14 +187,16 @@ private[sparkdrill] object TableMerger {
     }
     val all = conflicts(config, statuses.result(), entries, foundTypes)
 
-    // The corrupt-record and rescued-data columns, when asked for, are string columns after the data (a
-    // defined schema must name them itself, as with Spark's readers).
+    // The corrupt-record and rescued-data columns, when asked for, come after the data (a defined schema
+    // must name them itself, as with Spark's readers).
     val extra =
       if (config.definedSchema.isDefined) Vector.empty
       else
-        Distinct.by(config.extraColumns.filterNot(c => entries.contains(lower(c))))(lower(_)).map { c =>
-          ScanColumn(c, StringType, nullable = true, Fill.Null, ColumnOrigin.Reader, None)
-        }
+        Distinct
+          .by(config.extraColumns.filterNot(c => entries.contains(lower(c.name))))(c => lower(c.name))
+          .map { c =>
+            ScanColumn(c.name, c.dataType, nullable = true, Fill.Null, ColumnOrigin.Reader, None)
+          }
     val columns = dataColumns ++ extra
     val byKey = columns.map(c => c.key -> c).toMap
 

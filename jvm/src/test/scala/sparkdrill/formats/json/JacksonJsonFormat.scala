@@ -22,6 +22,7 @@ final class JacksonJsonFormat extends FormatPlugin {
   override def options: Seq[OptionSpec[_]] = json.options
   def splittable(options: ReaderOptions): Boolean = json.splittable(options)
   def sampleRows(options: ReaderOptions): Int = json.sampleRows(options)
+  override def knownSchema(options: ReaderOptions): Option[StructType] = json.knownSchema(options)
   override def discover(context: DiscoveryContext): StructType = json.discover(context) // Jackson's already
   def newReader(negotiator: SchemaNegotiator): BatchReader =
     new JsonBatchReader(negotiator, readsBytes = false)
