@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pyspark
 import pytest
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql.types import IntegerType, StringType, StructField, StructType
@@ -610,6 +611,24 @@ def test_the_log_options_read_a_log(spark: SparkSession, tmp_path: Path) -> None
     assert [(r.host, r.status) for r in common.collect()] == [("h", "200")]
     regex = sd.read(spark, tmp_path, format="log", regex=r"^(?<first>\S+) .*$")
     assert sorted(r.first for r in regex.collect()) == ["h", "not"]
+
+
+@pytest.mark.skipif(int(pyspark.__version__.split(".")[0]) < 4, reason="VARIANT is Spark 4's (SPEC 14)")
+def test_the_variant_options_read_json(spark: SparkSession, tmp_path: Path) -> None:
+    (tmp_path / "a.json").write_text('{"id": 1, "attrs": {"k": [1, 2]}, "extra": "x"}\n')
+    single = sd.read(spark, tmp_path, single_variant_column="v")
+    assert single.columns == ["v"]
+    assert single.selectExpr("to_json(v)").head()[0] == '{"attrs":{"k":[1,2]},"extra":"x","id":1}'
+    rescued = sd.read(
+        spark,
+        tmp_path,
+        provided_schema="id BIGINT, attrs VARIANT",
+        strict_schema=True,
+        rescued_data_column="_rescued",
+        rescued_data_type="variant",
+    )
+    row = rescued.selectExpr("id", "to_json(attrs)", "variant_get(_rescued, '$.extra', 'string')").head()
+    assert tuple(row) == (1, '{"k":[1,2]}', "x")
 
 
 def test_every_option_is_exercised_through_spark_above() -> None:

@@ -320,4 +320,31 @@ class VariantSuite extends AnyFunSuite with LocalSpark with TestFiles {
       Iterator.iterate[Throwable](text)(_.getCause).takeWhile(_ != null).map(_.getMessage).mkString("\n")
     assert(message.contains("column 'a' is a VARIANT"), message)
   }
+
+  for (memory <- Seq("offHeap", "onHeap"))
+    test(s"VARIANT values past the batch's byte limit move whole to the next batch ($memory)") {
+      // Records of 200 to 2,000 bytes under a 1 KiB limit: most batches end on a value that does not fit.
+      val records = (1 to 300).map(i => s"""{"i":$i,"pad":"${"x" * (200 + (i * 37) % 1800)}","tail":[$i]}""")
+      val dir = write("in/x.json" -> lines(records)).resolve("in").toString
+      val df = spark.read
+        .format("drill")
+        .option("singleVariantColumn", "v")
+        .option("batchBytes", "1024")
+        .option("batchRows", "7")
+        .option("memoryMode", memory)
+        .load(dir)
+      assertSameBytes(drillVariants(df), sparkVariants(dir))
+      val members = spark.read
+        .format("drill")
+        .option("providedSchema", "i INT, pad VARIANT, tail VARIANT")
+        .option("batchBytes", "1024")
+        .option("memoryMode", memory)
+        .load(dir)
+        .selectExpr("i", "variant_get(tail, '$[0]', 'int')", "length(variant_get(pad, '$', 'string'))")
+        .collect()
+      assert(
+        members.map(r => (r.getInt(0), r.getInt(1), r.getInt(2))).sortBy(_._1).toSeq ==
+          (1 to 300).map(i => (i, i, 200 + (i * 37) % 1800))
+      )
+    }
 }

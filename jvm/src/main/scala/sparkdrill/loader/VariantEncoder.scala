@@ -1,0 +1,365 @@
+package sparkdrill.loader
+
+import java.math.BigDecimal
+
+/** Spark's variant encoding written straight from UTF-8 bytes: the JSON byte reader's path to a VARIANT.
+  * Spark's own `VariantBuilder` takes a `String` per key and per string and a fresh dictionary per value;
+  * on the bench's JSON that made a VARIANT read only 1.2x Spark's own (JFR: a third of the time in key
+  * Strings, their hashes and the dictionary's growth). This keeps one buffer, one dictionary of key bytes
+  * and one stack of fields for every value, and writes what `VariantBuilder` writes, byte for byte
+  * (VariantSuite compares every shape with `parse_json`'s).
+  *
+  * What it does not write, it refuses with [[VariantEncoder.Declined]] before the value is kept, and the
+  * caller builds that value with Spark's builder instead: an object holding a key twice (Spark's builder
+  * decides by `spark.sql.variant.allowDuplicateKeys`), a value of 16 MiB or more, deeper nesting than
+  * [[VariantEncoder.MaxDepth]].
+  *
+  * Per value: [[clear]], the value (objects: [[startObject]], then [[key]] before each member's value,
+  * [[endObject]]; arrays likewise with [[element]]), [[writeTo]].
+  */
+private[sparkdrill] final class VariantEncoder {
+  import VariantEncoder._
+
+  private var buf = new Array[Byte](1 << 10)
+  private var pos = 0
+
+  // The dictionary of the value being written: key i's UTF-8 bytes are keys(keyStart(i) until
+  // keyStart(i + 1)), ids in the order keys are first met (as Spark's builder numbers them). Found through
+  // an open-addressing table of id + 1 (0: free).
+  private var keys = new Array[Byte](1 << 10)
+  private var keyStart = new Array[Int](65)
+  private var keyCount = 0
+  private var table = new Array[Int](256)
+
+  // Open objects and arrays: where each one's data starts in `buf`, and where its members start in the
+  // member stack (a member's key id, or -1 for an element, and its offset from the data's start).
+  private val frameStart = new Array[Int](MaxDepth)
+  private val frameFirst = new Array[Int](MaxDepth)
+  private var depth = 0
+  private var memberIds = new Array[Int](256)
+  private var memberOffsets = new Array[Int](256)
+  private var members = 0
+
+  def clear(): Unit = {
+    pos = 0
+    if (keyCount > 0) java.util.Arrays.fill(table, 0)
+    keyCount = 0
+    keyStart(0) = 0
+    depth = 0
+    members = 0
+  }
+
+  private def room(n: Int): Unit =
+    if (pos + n > buf.length) {
+      if (pos.toLong + n > U24Max) throw Declined
+      buf = java.util.Arrays.copyOf(buf, math.max(buf.length * 2, pos + n))
+    }
+
+  private def primitive(kind: Int): Unit = { room(1); buf(pos) = (kind << 2).toByte; pos += 1 }
+
+  def appendNull(): Unit = primitive(Null)
+  def appendBoolean(v: Boolean): Unit = primitive(if (v) True else False)
+
+  /** The smallest integer type that holds `v`. */
+  def appendLong(v: Long): Unit = {
+    room(9)
+    if (v == v.toByte) { primitive(Int1); littleEndian(v, 1) }
+    else if (v == v.toShort) { primitive(Int2); littleEndian(v, 2) }
+    else if (v == v.toInt) { primitive(Int4); littleEndian(v, 4) }
+    else { primitive(Int8); littleEndian(v, 8) }
+  }
+
+  def appendDouble(v: Double): Unit = {
+    primitive(DoubleKind)
+    room(8)
+    littleEndian(java.lang.Double.doubleToLongBits(v), 8)
+  }
+
+  /** A decimal `unscaled` × 10^-`scale` of `precision` digits, both at most 38, whose unscaled value fits a
+    * long (the narrowest of Spark's three decimal widths that holds both).
+    */
+  def appendDecimal(unscaled: Long, scale: Int, precision: Int): Unit = {
+    room(18)
+    if (scale <= 9 && precision <= 9) {
+      primitive(Decimal4); buf(pos) = scale.toByte; pos += 1; littleEndian(unscaled, 4)
+    } else if (scale <= 18 && precision <= 18) {
+      primitive(Decimal8); buf(pos) = scale.toByte; pos += 1; littleEndian(unscaled, 8)
+    } else {
+      primitive(Decimal16); buf(pos) = scale.toByte; pos += 1
+      littleEndian(unscaled, 8)
+      littleEndian(if (unscaled < 0) -1L else 0L, 8)
+    }
+  }
+
+  /** A decimal of at most 38 digits and scale 38 in any width. */
+  def appendDecimal(d: BigDecimal): Unit =
+    if (d.unscaledValue.bitLength < 64) appendDecimal(d.unscaledValue.longValue, d.scale, d.precision)
+    else { // DECIMAL16: the unscaled value's two's complement, little-endian, sign-extended to 16 bytes
+      room(18)
+      primitive(Decimal16)
+      buf(pos) = d.scale.toByte
+      pos += 1
+      val bytes = d.unscaledValue.toByteArray
+      var i = 0
+      while (i < 16) {
+        buf(pos + i) =
+          if (i < bytes.length) bytes(bytes.length - 1 - i) else (if (bytes(0) < 0) -1 else 0).toByte
+        i += 1
+      }
+      pos += 16
+    }
+
+  /** A string's UTF-8 bytes, well formed. */
+  def appendString(bytes: Array[Byte], from: Int, length: Int): Unit = {
+    room(5 + length)
+    if (length <= MaxShortString) { buf(pos) = ((length << 2) | ShortString).toByte; pos += 1 }
+    else { buf(pos) = (LongString << 2).toByte; pos += 1; littleEndian(length.toLong, 4) }
+    System.arraycopy(bytes, from, buf, pos, length)
+    pos += length
+  }
+
+  private def open(): Unit = {
+    if (depth == MaxDepth) throw Declined
+    frameStart(depth) = pos
+    frameFirst(depth) = members
+    depth += 1
+  }
+
+  private def member(id: Int): Unit = {
+    if (members == memberIds.length) {
+      memberIds = java.util.Arrays.copyOf(memberIds, members * 2)
+      memberOffsets = java.util.Arrays.copyOf(memberOffsets, members * 2)
+    }
+    memberIds(members) = id
+    memberOffsets(members) = pos - frameStart(depth - 1)
+    members += 1
+  }
+
+  def startObject(): Unit = open()
+  def startArray(): Unit = open()
+  def element(): Unit = member(-1)
+
+  /** The next member's key, as UTF-8 bytes (well formed). */
+  def key(bytes: Array[Byte], from: Int, length: Int): Unit = member(idOf(bytes, from, length))
+
+  private def idOf(bytes: Array[Byte], from: Int, length: Int): Int = {
+    var h = length
+    var i = 0
+    while (i < length) { h = 31 * h + bytes(from + i); i += 1 }
+    h ^= h >>> 16
+    val mask = table.length - 1
+    var slot = h & mask
+    while (true) {
+      val entry = table(slot)
+      if (entry == 0) return add(bytes, from, length, slot)
+      val id = entry - 1
+      val s = keyStart(id)
+      if (keyStart(id + 1) - s == length && sameBytes(bytes, from, s, length)) return id
+      slot = (slot + 1) & mask
+    }
+    -1
+  }
+
+  private def sameBytes(bytes: Array[Byte], from: Int, at: Int, length: Int): Boolean = {
+    var i = 0
+    while (i < length && keys(at + i) == bytes(from + i)) i += 1
+    i == length
+  }
+
+  private def add(bytes: Array[Byte], from: Int, length: Int, slot: Int): Int = {
+    val id = keyCount
+    val end = keyStart(id)
+    if (end + length > keys.length)
+      keys = java.util.Arrays.copyOf(keys, math.max(keys.length * 2, end + length))
+    System.arraycopy(bytes, from, keys, end, length)
+    if (id + 2 > keyStart.length) keyStart = java.util.Arrays.copyOf(keyStart, keyStart.length * 2)
+    keyStart(id + 1) = end + length
+    keyCount += 1
+    table(slot) = id + 1
+    if (keyCount * 2 > table.length) rehash()
+    id
+  }
+
+  private def rehash(): Unit = {
+    table = new Array[Int](table.length * 2)
+    val mask = table.length - 1
+    var id = 0
+    while (id < keyCount) {
+      val s = keyStart(id)
+      val length = keyStart(id + 1) - s
+      var h = length
+      var i = 0
+      while (i < length) { h = 31 * h + keys(s + i); i += 1 }
+      h ^= h >>> 16
+      var slot = h & mask
+      while (table(slot) != 0) slot = (slot + 1) & mask
+      table(slot) = id + 1
+      id += 1
+    }
+  }
+
+  /** Ends the innermost object: its members sorted by key (as Java orders Strings), then its header moved in
+    * front of its data.
+    */
+  def endObject(): Unit = {
+    depth -= 1
+    val start = frameStart(depth)
+    val first = frameFirst(depth)
+    val n = members - first
+    sortMembers(first, members)
+    var maxId = if (n == 0) 0 else memberIds(first)
+    var i = first + 1
+    while (i < members) {
+      if (memberIds(i) == memberIds(i - 1)) throw Declined // a key twice: Spark's builder decides
+      maxId = math.max(maxId, memberIds(i))
+      i += 1
+    }
+    val dataSize = pos - start
+    val large = n > U8Max
+    val sizeBytes = if (large) 4 else 1
+    val idSize = integerSize(maxId)
+    val offsetSize = integerSize(dataSize)
+    val header = 1 + sizeBytes + n * idSize + (n + 1) * offsetSize
+    shift(start, dataSize, header)
+    buf(start) =
+      (((if (large) 1 else 0) << 6) | ((idSize - 1) << 4) | ((offsetSize - 1) << 2) | ObjectBasic).toByte
+    var at = write(start + 1, n, sizeBytes)
+    i = first
+    while (i < members) { at = write(at, memberIds(i), idSize); i += 1 }
+    i = first
+    while (i < members) { at = write(at, memberOffsets(i), offsetSize); i += 1 }
+    write(at, dataSize, offsetSize)
+    members = first
+  }
+
+  def endArray(): Unit = {
+    depth -= 1
+    val start = frameStart(depth)
+    val first = frameFirst(depth)
+    val n = members - first
+    val dataSize = pos - start
+    val large = n > U8Max
+    val sizeBytes = if (large) 4 else 1
+    val offsetSize = integerSize(dataSize)
+    val header = 1 + sizeBytes + (n + 1) * offsetSize
+    shift(start, dataSize, header)
+    buf(start) = (((if (large) 1 else 0) << 4) | ((offsetSize - 1) << 2) | ArrayBasic).toByte
+    var at = write(start + 1, n, sizeBytes)
+    var i = first
+    while (i < members) { at = write(at, memberOffsets(i), offsetSize); i += 1 }
+    write(at, dataSize, offsetSize)
+    members = first
+  }
+
+  // Moves a container's data `by` bytes on, to make room for its header.
+  private def shift(start: Int, dataSize: Int, by: Int): Unit = {
+    room(by)
+    System.arraycopy(buf, start, buf, start + by, dataSize)
+    pos += by
+  }
+
+  /** The value written, with its metadata (version 1, the dictionary in id order), into `w`. */
+  def writeTo(w: ColumnWriter): Unit = {
+    val stringSize = keyStart(keyCount)
+    val offsetSize = integerSize(math.max(stringSize, keyCount))
+    val strings = 1 + offsetSize + (keyCount + 1) * offsetSize
+    val metadata = new Array[Byte](strings + stringSize)
+    metadata(0) = (Version | ((offsetSize - 1) << 6)).toByte
+    writeInto(metadata, 1, keyCount, offsetSize)
+    var id = 0
+    while (id <= keyCount) {
+      writeInto(metadata, 1 + offsetSize * (id + 1), keyStart(id), offsetSize); id += 1
+    }
+    System.arraycopy(keys, 0, metadata, strings, stringSize)
+    w.setVariant(java.util.Arrays.copyOf(buf, pos), metadata)
+  }
+
+  private def integerSize(v: Int): Int =
+    if (v <= U8Max) 1 else if (v <= U16Max) 2 else if (v <= U24Max) 3 else throw Declined
+
+  private def littleEndian(v: Long, n: Int): Unit = {
+    var i = 0
+    while (i < n) { buf(pos + i) = (v >>> (8 * i)).toByte; i += 1 }
+    pos += n
+  }
+
+  private def write(at: Int, v: Int, n: Int): Int = { writeInto(buf, at, v, n); at + n }
+
+  private def writeInto(to: Array[Byte], at: Int, v: Int, n: Int): Unit = {
+    var i = 0
+    while (i < n) { to(at + i) = (v >>> (8 * i)).toByte; i += 1 }
+  }
+
+  // Members from `from` until `until` by key: insertion sort (objects are small; the bench's have 24 keys).
+  private def sortMembers(from: Int, until: Int): Unit = {
+    var i = from + 1
+    while (i < until) {
+      val id = memberIds(i)
+      val offset = memberOffsets(i)
+      var j = i - 1
+      while (j >= from && compareKeys(memberIds(j), id) > 0) {
+        memberIds(j + 1) = memberIds(j)
+        memberOffsets(j + 1) = memberOffsets(j)
+        j -= 1
+      }
+      memberIds(j + 1) = id
+      memberOffsets(j + 1) = offset
+      i += 1
+    }
+  }
+
+  // Keys in Java's String order (UTF-16 units), from their UTF-8 bytes. Unsigned bytes order by code point,
+  // which is the same order except between a character past U+FFFF (lead byte F0-F4, a surrogate pair in
+  // UTF-16, D800-DFFF) and one in U+E000-U+FFFF (lead byte EE or EF): UTF-16 puts the surrogate first.
+  private def compareKeys(a: Int, b: Int): Int = {
+    if (a == b) return 0
+    val as = keyStart(a)
+    val bs = keyStart(b)
+    val al = keyStart(a + 1) - as
+    val bl = keyStart(b + 1) - bs
+    val n = math.min(al, bl)
+    var i = 0
+    while (i < n) {
+      val x = keys(as + i) & 0xff
+      val y = keys(bs + i) & 0xff
+      if (x != y) {
+        if (x >= 0xf0 && (y == 0xee || y == 0xef)) return -1
+        if (y >= 0xf0 && (x == 0xee || x == 0xef)) return 1
+        return x - y
+      }
+      i += 1
+    }
+    al - bl
+  }
+}
+
+private[sparkdrill] object VariantEncoder {
+
+  /** The encoder does not write this value; the caller builds it with Spark's builder. */
+  object Declined extends scala.util.control.ControlThrowable
+
+  /** Deeper than the JSON byte reader goes (its cursor leaves deeper records to Jackson). */
+  val MaxDepth = 300
+
+  // Spark's variant encoding (org.apache.spark.types.variant.VariantUtil).
+  private final val ObjectBasic = 2
+  private final val ArrayBasic = 3
+  private final val ShortString = 1
+  private final val Null = 0
+  private final val True = 1
+  private final val False = 2
+  private final val Int1 = 3
+  private final val Int2 = 4
+  private final val Int4 = 5
+  private final val Int8 = 6
+  private final val DoubleKind = 7
+  private final val Decimal4 = 8
+  private final val Decimal8 = 9
+  private final val Decimal16 = 10
+  private final val LongString = 16
+  private final val MaxShortString = 63
+  private final val Version = 1
+  private final val U8Max = 255
+  private final val U16Max = 65535
+  private final val U24Max = 16777215
+}
