@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pyspark
 import pytest
 from openpyxl import Workbook, load_workbook
 from pyspark.errors import StreamingQueryException
@@ -80,6 +81,30 @@ def test_spark_read_by_suffix_and_a_malformed_file_per_mode(spark: SparkSession,
     with pytest.raises(sd.ScanError) as failed:
         sd.read(spark, str(tmp_path), mode="FAILFAST").collect()
     assert "b.xlsx" in str(failed.value)
+
+
+@pytest.mark.skipif(int(pyspark.__version__.split(".")[0]) < 4, reason="VARIANT is Spark 4's (SPEC 14)")
+def test_single_variant_column_reads_each_row_as_an_object_of_its_cells(
+    spark: SparkSession, tmp_path: Path
+) -> None:
+    # SPEC 14: a workbook row is an object of its cells under their column names, each the type it has of
+    # itself (a number cell a number, a date cell a date, text a string); a blank cell is no member, as it is
+    # no cell. The hidden sheet column stands beside the variant.
+    day = dt.date(2024, 3, 1)
+    rows = [["id", "name", "score", "day"], [1, "ann", 2.5, day], [2, None, 4, "soon"]]
+    _workbook(tmp_path / "a.xlsx", {"s": rows})
+    df = sd.read(spark, str(tmp_path), format="excel", single_variant_column="v")
+    assert df.columns == ["v"]
+    got = df.selectExpr("sheet", "to_json(v)", "variant_get(v, '$.id', 'int')", "schema_of_variant(v)")
+    assert [tuple(r) for r in got.orderBy("_line").collect()] == [
+        (
+            "s",
+            '{"day":"2024-03-01","id":1,"name":"ann","score":2.5}',
+            1,
+            "OBJECT<day: DATE, id: BIGINT, name: STRING, score: DOUBLE>",
+        ),
+        ("s", '{"day":"soon","id":2,"score":4}', 2, "OBJECT<day: STRING, id: BIGINT, score: BIGINT>"),
+    ]
 
 
 def test_same_rows_and_values_as_openpyxl(spark: SparkSession, tmp_path: Path) -> None:

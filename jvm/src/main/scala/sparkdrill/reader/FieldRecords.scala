@@ -50,4 +50,10 @@ trait FieldRecords extends AutoCloseable {
     * column; None (the default) makes such fields extras: rescued, or dropped and counted.
     */
   def extraColumn(i: Int): Option[String] = None
+
+  /** The type field `i`'s value has of itself, where the format knows one (a workbook's number, boolean or date
+    * cell); `StringType` (the default) where a field is only text. `singleVariantColumn` (SPEC 14) writes the
+    * value as that type rather than as a string.
+    */
+  def typeOf(i: Int): org.apache.spark.sql.types.DataType = org.apache.spark.sql.types.StringType
 }

@@ -48,6 +48,20 @@ private[sparkdrill] final class FieldsAsVariant(
   /** Field `i`'s bytes; `quoted`: it stood in quotes (an empty one is then "", not null). */
   def field(i: Int, bytes: Array[Byte], start: Int, length: Int, quoted: Boolean): Unit = {
     b.key(if (i < names.length) names(i) else s"column_${i + 1}")
+    value(bytes, start, length, quoted)
+  }
+
+  /** Field `i`'s bytes, whose value is of type `known` of itself ([[FieldRecords.typeOf]]: a workbook's
+    * number cell); a string type leaves it to `inferTypes`.
+    */
+  def field(i: Int, bytes: Array[Byte], start: Int, length: Int, known: DataType): Unit =
+    if (known == StringType || known == NullType || length == 0) field(i, bytes, start, length, quoted = false)
+    else {
+      b.key(if (i < names.length) names(i) else s"column_${i + 1}")
+      if (!converter(known).write(bytes, start, length)) value(bytes, start, length, quoted = false)
+    }
+
+  private def value(bytes: Array[Byte], start: Int, length: Int, quoted: Boolean): Unit = {
     if (!infer || length == 0) strings.writeField(bytes, start, length, quoted)
     else {
       val t = TextTypeInference.typeOf(new String(bytes, start, length, StandardCharsets.UTF_8))

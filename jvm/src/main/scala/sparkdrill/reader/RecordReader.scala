@@ -152,7 +152,7 @@ final class RecordReader(negotiator: SchemaNegotiator, records: FieldRecords) ex
     var i = 0
     while (i < records.count) {
       if (records.start(i) >= 0)
-        variantFields.field(i, records.bytes, records.start(i), records.length(i), quoted = false)
+        variantFields.field(i, records.bytes, records.start(i), records.length(i), records.typeOf(i))
       i += 1
     }
     variantFields.finish()

@@ -5,6 +5,8 @@ import java.util.Locale
 
 import scala.collection.mutable
 
+import org.apache.spark.sql.types.{DataType, StringType}
+
 import sparkdrill.errors.ErrorContext
 import sparkdrill.reader.{CommonOptions, FieldRecords, ReaderOptions, SchemaNegotiator}
 
@@ -34,6 +36,8 @@ private[excel] final class ExcelRecords private (
   private var used = 0
   private var starts = new Array[Int](names.length + 1)
   private var lengths = new Array[Int](names.length + 1)
+  // Each field's cell in the current row (for typeOf).
+  private var cellOf = new Array[Int](names.length + 1)
   private var fields = names.length
   // The current row's error cells (`#N/A`): null in their column, their text kept for the rescued-data column.
   private val errorCells = mutable.ArrayBuffer.empty[(String, String)]
@@ -75,6 +79,7 @@ private[excel] final class ExcelRecords private (
               return s"cell ${reference(i)} is a number cell holding '${cells.value(i)}'"
           }
         put(field, text)
+        cellOf(field) = i
       }
       if (cells.kind(i) == Cell.Error)
         errorCells += rows.sheet.columnName(k).getOrElse(s"column_${field + 1}") -> cells.value(i)
@@ -82,6 +87,16 @@ private[excel] final class ExcelRecords private (
     }
     null
   }
+
+  // A number, boolean or date cell is that type of itself (singleVariantColumn keeps it so); text is text.
+  override def typeOf(i: Int): DataType =
+    if (starts(i) < 0) StringType
+    else {
+      val c = cellOf(i)
+      val cells = rows.cells
+      try values.dataType(cells.kind(c), cells.value(c), cells.style(c))
+      catch { case _: NumberFormatException => StringType }
+    }
 
   override def keptAside(put: (String, String) => Unit): Unit = errorCells.foreach { case (n, v) =>
     put(n, v)
@@ -99,6 +114,7 @@ private[excel] final class ExcelRecords private (
     if (field >= starts.length) {
       starts = java.util.Arrays.copyOf(starts, field * 2)
       lengths = java.util.Arrays.copyOf(lengths, field * 2)
+      cellOf = java.util.Arrays.copyOf(cellOf, field * 2)
       java.util.Arrays.fill(starts, field, starts.length, -1)
     }
     if (text != null) {
@@ -145,7 +161,9 @@ private[excel] object ExcelRecords {
       // column is outside the table and the rescued-data column keeps it.
       val projection = negotiator.projection
       val rescues = options.get(CommonOptions.RescuedDataColumn).isDefined
-      val all = CommonOptions.validateAll(options) || negotiator.definedSchema.isEmpty
+      // singleVariantColumn (SPEC 14) writes every cell into the record's VARIANT.
+      val all = CommonOptions.validateAll(options) || negotiator.definedSchema.isEmpty ||
+        options.get(CommonOptions.SingleVariantColumn).isDefined
       val converts: Int => Boolean = i =>
         all || projection.isProjected(names(i)) || (rescues && !negotiator.isTableColumn(names(i)))
       Some(new ExcelRecords(workbook, sheets, names, converts, options, errors))
