@@ -36,7 +36,7 @@ PY_SOURCES := $(shell find python/spark_drill -name '*.py' -o -name py.typed -o 
 DEV_DEPS = $(shell $(PYTHON) -c "import tomllib;print(' '.join(repr(d) for d in tomllib.load(open('pyproject.toml','rb'))['project']['optional-dependencies']['dev']))")
 
 .PHONY: demo test test-fast test-compat test-compat-4x test-compat-3.5 test-compat-3.5-2.13 test-s3 jar wheel \
-	install venv scala-test py-test lint fmt clean bench bench-small bench-loader fuzz
+	install venv scala-test py-test lint fmt clean bench bench-small bench-loader bench-variant fuzz
 
 # A typed read of the sample tree (its columns, their types and where each comes from), then a SQL aggregate.
 demo: install
@@ -244,6 +244,11 @@ bench: $(JAR) $(VENV)/.bench-deps $(BENCH_DATA)/full/truth.json
 bench-small: $(JAR) $(VENV)/.bench-deps $(BENCH_DATA)/small/truth.json
 	$(PY) -m bench.run --data $(BENCH_DATA)/small --jar $(abspath $(JAR)) --label small \
 		--shared-jvm --runs 1 --warmup 1 $(BENCH_ARGS)
+
+# VARIANT (issue 42): singleVariantColumn against Spark's own JSON reader, and a member as VARIANT against as
+# a string, in one local[2] session (bench/variant.py; docs/performance.md, "VARIANT").
+bench-variant: $(JAR) $(VENV)/.bench-deps $(BENCH_DATA)/full/truth.json
+	$(PY) -m bench.variant --data $(BENCH_DATA)/full --jar $(abspath $(JAR)) --out bench/results/issue42-variant.md
 
 # The loader's in-process micro-benchmark (docs/performance.md): loader vs a direct OffHeapColumnVector write.
 LOADER_BENCH_PAIRS ?= 10

@@ -55,13 +55,14 @@ private[sparkdrill] final class FieldsAsVariant(
     * number cell); a string type leaves it to `inferTypes`.
     */
   def field(i: Int, bytes: Array[Byte], start: Int, length: Int, known: DataType): Unit =
-    if (known == StringType || known == NullType || length == 0) field(i, bytes, start, length, quoted = false)
+    if (known == StringType || known == NullType || length == 0)
+      field(i, bytes, start, length, quoted = false)
     else {
       b.key(if (i < names.length) names(i) else s"column_${i + 1}")
       if (!converter(known).write(bytes, start, length)) value(bytes, start, length, quoted = false)
     }
 
-  private def value(bytes: Array[Byte], start: Int, length: Int, quoted: Boolean): Unit = {
+  private def value(bytes: Array[Byte], start: Int, length: Int, quoted: Boolean): Unit =
     if (!infer || length == 0) strings.writeField(bytes, start, length, quoted)
     else {
       val t = TextTypeInference.typeOf(new String(bytes, start, length, StandardCharsets.UTF_8))
@@ -69,7 +70,6 @@ private[sparkdrill] final class FieldsAsVariant(
       if (t == StringType || t == NullType || !converter(t).write(bytes, start, length))
         strings.writeField(bytes, start, length, quoted)
     }
-  }
 
   /** Ends the record's object and writes it. */
   def finish(): Unit = {

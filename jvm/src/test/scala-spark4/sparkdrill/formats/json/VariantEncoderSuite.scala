@@ -18,13 +18,16 @@ import sparkdrill.loader.{ArrayWriter, ColumnWriter, MapWriter, TupleWriter}
 class VariantEncoderSuite extends AnyFunSuite {
   import VariantEncoderSuite._
 
+  // One reader for every value, as in a scan: the encoder's keys and their ranks carry over.
+  private val variants = new JsonVariants()
+
   private def ours(json: String): Option[(Array[Byte], Array[Byte])] = {
     val bytes = json.getBytes(UTF_8)
     val cursor = new JsonCursor
     cursor.reset(bytes, 0, bytes.length)
     val out = new Captured
     try {
-      new JsonVariants().fromBytes(cursor, out)
+      variants.fromBytes(cursor, out)
       Some(out.value -> out.metadata)
     } catch { case GiveUp => None }
   }
@@ -54,6 +57,39 @@ class VariantEncoderSuite extends AnyFunSuite {
       }
     }
     assert(checked > 2500, s"only $checked of 3000 were read from bytes")
+  }
+
+  test(
+    "keys that are data (new in nearly every value, past the keys kept across values) sort as Spark's do"
+  ) {
+    val random = new Random(42L)
+    val common = Seq("id", "ts", "\ue000x", "😀", "zz")
+    (1 to 4000).foreach { i =>
+      // Ten keys never seen before, a few seen in other values, in a random order, at two depths.
+      val fresh = (1 to 10).map(k => s"${random.alphanumeric.take(1 + random.nextInt(8)).mkString}-$i-$k")
+      val keys = random.shuffle(fresh ++ common.filter(_ => random.nextBoolean()))
+      val inner = keys.take(4).map(k => s""""$k":$i""").mkString("{", ",", "}")
+      val json = keys.map(k => s""""$k":$inner""").mkString("{", ",", "}") + "\n"
+      val (sv, sm) = sparks(json)
+      val (v, m) = ours(json).getOrElse(fail(json))
+      withClue(json)(assert(v.sameElements(sv) && m.sameElements(sm)))
+    }
+  }
+
+  test("records of one producer (the same keys in a few orders, nested) are put in order as Spark's are") {
+    // The encoder keeps each key order's sorted order and guesses the next key from the last record's: both
+    // must give what sorting gives, whichever order comes, repeats or drops a key.
+    val random = new Random(7L)
+    val pool = keyPool.filter(k => !k.contains('\\')) ++ Seq("id", "idx", "i", "ID")
+    val orders = (1 to 6).map(_ => random.shuffle(pool.distinct))
+    (1 to 2000).foreach { i =>
+      val keys = orders(random.nextInt(orders.size)).filter(_ => random.nextInt(10) != 0)
+      val inner = orders(i % 2).take(5).map(k => s""""$k":[$i,{"${k}x":true}]""").mkString("{", ",", "}")
+      val json = keys.map(k => s""""$k":$inner""").mkString("{", ",", "}") + "\n"
+      val (sv, sm) = sparks(json)
+      val (v, m) = ours(json).getOrElse(fail(json))
+      withClue(json)(assert(v.sameElements(sv) && m.sameElements(sm)))
+    }
   }
 
   test("numbers at every edge of parse_json's types") {
