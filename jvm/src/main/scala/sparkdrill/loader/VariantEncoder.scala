@@ -280,37 +280,23 @@ private[sparkdrill] final class VariantEncoder {
     * front of its data.
     */
   def endObject(): Unit = {
-    depth -= 1
-    val start = frameStart(depth)
-    val first = frameFirst(depth)
-    val n = members - first
-    if (n > 1) sortMembers(first, members)
-    var maxId = if (n == 0) 0 else memberIds(first)
+    val first = frameFirst(depth - 1)
+    if (members - first > 1) sortMembers(first, members)
+    var maxId = if (members == first) 0 else memberIds(first)
     var i = first + 1
     while (i < members) {
       if (memberIds(i) == memberIds(i - 1)) throw Declined // a key twice: Spark's builder decides
       maxId = math.max(maxId, memberIds(i))
       i += 1
     }
-    val dataSize = pos - start
-    val large = n > U8Max
-    val sizeBytes = if (large) 4 else 1
-    val idSize = integerSize(maxId)
-    val offsetSize = integerSize(dataSize)
-    val header = 1 + sizeBytes + n * idSize + (n + 1) * offsetSize
-    shift(start, dataSize, header)
-    buf(start) =
-      (((if (large) 1 else 0) << 6) | ((idSize - 1) << 4) | ((offsetSize - 1) << 2) | ObjectBasic).toByte
-    var at = write(start + 1, n, sizeBytes)
-    i = first
-    while (i < members) { at = write(at, memberIds(i), idSize); i += 1 }
-    i = first
-    while (i < members) { at = write(at, memberOffsets(i), offsetSize); i += 1 }
-    write(at, dataSize, offsetSize)
-    members = first
+    close(integerSize(maxId))
   }
 
-  def endArray(): Unit = {
+  def endArray(): Unit = close(idSize = 0)
+
+  // Ends the innermost container: its header (the kind and widths, the member count, an object's key ids of
+  // `idSize` bytes each, the members' offsets and the data's size) moved in front of its data.
+  private def close(idSize: Int): Unit = {
     depth -= 1
     val start = frameStart(depth)
     val first = frameFirst(depth)
@@ -319,11 +305,14 @@ private[sparkdrill] final class VariantEncoder {
     val large = n > U8Max
     val sizeBytes = if (large) 4 else 1
     val offsetSize = integerSize(dataSize)
-    val header = 1 + sizeBytes + (n + 1) * offsetSize
+    val header = 1 + sizeBytes + n * idSize + (n + 1) * offsetSize
     shift(start, dataSize, header)
-    buf(start) = (((if (large) 1 else 0) << 4) | ((offsetSize - 1) << 2) | ArrayBasic).toByte
+    val widths = ((offsetSize - 1) << 2) | (if (large) 1 << (if (idSize > 0) 6 else 4) else 0)
+    buf(start) = (if (idSize > 0) widths | ((idSize - 1) << 4) | ObjectBasic else widths | ArrayBasic).toByte
     var at = write(start + 1, n, sizeBytes)
     var i = first
+    if (idSize > 0) while (i < members) { at = write(at, memberIds(i), idSize); i += 1 }
+    i = first
     while (i < members) { at = write(at, memberOffsets(i), offsetSize); i += 1 }
     write(at, dataSize, offsetSize)
     members = first
