@@ -9,13 +9,13 @@ import sparkdrill.loader.RowWriter
   *  - field `i` (named `names(i)`) binds by name to its column's writer and converter ([[TextConverter]]:
   *    only when the query reads the column or `validate=all` asks; a NOT NULL column's DEFAULT or zero for
   *    an absent value), through the pushed row filter's capturing writer where the filter binds the column;
-  *  - the filter's fields are converted first ([[filterFields]]), the rest ([[others]]) only for records
+  *  - the filter's fields are converted first ([[filterFields]]), the rest ([[readFields]]) only for records
   *    that may pass;
   *  - a value that does not convert is handled per `mode` ([[failed]]) and kept for the rescued-data column;
   *  - fields the table has no column for, and values that did not convert, go to the rescued-data column
   *    ([[rescue]]).
-  * A reader keeps only its loop over a record's fields, its own for speed (CSV reads fields in place):
-  * [[filterFields]], then [[rowFilter]]'s verdict, then [[others]].
+  * The template's loop over a record's fields reads [[filterFields]], then [[rowFilter]]'s verdict, then
+  * [[readFields]].
   */
 private[sparkdrill] final class BoundFields(
     negotiator: SchemaNegotiator,
@@ -30,33 +30,42 @@ private[sparkdrill] final class BoundFields(
   val rowFilter: BoundRowFilter =
     RowFilter.forRead(negotiator, writer, name => names.exists(_.equalsIgnoreCase(name))).orNull
 
-  /** Field `i`'s converter, null when its value is not kept (no such column, or not read). */
-  val converters: Array[TextConverter] = {
+  // Field i's converter where its value is kept (a column of that name the query reads, or validates).
+  private val converterOf: Map[Int, TextConverter] = {
     val settings = TextValueOptions.converterSettings(options)
-    names.map { name =>
-      writer.find(name) match {
-        case Some(w) if CommonOptions.converts(w, options) =>
-          TextConverter(if (rowFilter == null) w else rowFilter.wrap(w), settings, negotiator.fill(name))
-        case _ => null
-      }
-    }.toArray
+    names.indices.flatMap { i =>
+      writer
+        .find(names(i))
+        .filter(CommonOptions.converts(_, options))
+        .map(w =>
+          i -> TextConverter(
+            if (rowFilter == null) w else rowFilter.wrap(w),
+            settings,
+            negotiator.fill(names(i))
+          )
+        )
+    }.toMap
   }
+  private def isFilterField(i: Int): Boolean =
+    rowFilter != null && rowFilter.captures(converterOf(i).writer)
 
-  /** The fields of the filter's columns, converted first. */
-  val filterFields: Array[Int] =
-    if (rowFilter == null) Array.emptyIntArray
-    else
-      converters.indices
-        .filter(i => converters(i) != null && rowFilter.captures(converters(i).writer))
-        .toArray
+  /** The fields of the filter's columns, converted first, in order, and their converters. */
+  val filterFields: Array[Int] = converterOf.keys.toArray.sorted.filter(isFilterField)
+  val filterConverters: Array[TextConverter] = filterFields.map(converterOf)
 
-  /** The other fields' converters: [[converters]] with null at each filter field. */
-  val others: Array[TextConverter] =
-    if (filterFields.isEmpty) converters
-    else converters.indices.map(i => if (filterFields.contains(i)) null else converters(i)).toArray
+  /** The other fields that are converted, in order, and their converters. */
+  val readFields: Array[Int] = converterOf.keys.toArray.sorted.filterNot(isFilterField)
+  val readConverters: Array[TextConverter] = readFields.map(converterOf)
 
   /** Whether any field is converted. */
-  val anyConverted: Boolean = converters.exists(_ != null)
+  val anyConverted: Boolean = converterOf.nonEmpty
+
+  /** Which fields (by position) are converted, none past the last. */
+  def converted: Array[Boolean] = {
+    val mask = new Array[Boolean](if (converterOf.isEmpty) 0 else converterOf.keys.max + 1)
+    converterOf.keys.foreach(mask(_) = true)
+    mask
+  }
 
   // Fields the table has no column for (under a defined or strict schema, or a stream's frozen one): their
   // values go to the rescued-data column. None while discovering (every field is then a column).
@@ -74,23 +83,21 @@ private[sparkdrill] final class BoundFields(
     * value), and kept for the rescued-data column. False when the record is dropped.
     */
   def failed(i: Int, errors: ErrorContext, line: Long, offset: Long, text: => String): Boolean = {
-    val keep = bad.unconvertible(errors, converters(i).writer, line, offset, text)
+    val keep = bad.unconvertible(errors, converterOf(i).writer, line, offset, text)
     if (keep && rescued.enabled) unconverted += i
     keep
   }
 
-  /** Writes the record's rescued-data column, when read: fields the table lacks and values that did not
-    * convert, by name (`text(i)` is field `i`'s text, null when the record lacks it), then what `extras` puts
-    * (fields past `names`), with the record's `line` (-1: unknown).
+  /** Puts the record's values for the rescued-data column, when read: fields the table lacks and values that
+    * did not convert, by name (`text(i)` is field `i`'s text, null when the record lacks it), then what
+    * `extras` puts (fields past `names`). [[RowSink.save]] writes them.
     */
-  def rescue(text: Int => String, line: Long)(extras: => Unit): Unit = {
-    rescued.reset()
+  def rescue(text: Int => String)(extras: => Unit): Unit = {
     unknownFields.foreach { i =>
       val t = text(i)
       if (t != null) rescued.put(names(i), t)
     }
     unconverted.foreach(i => rescued.put(names(i), text(i)))
     extras
-    rescued.write(line)
   }
 }

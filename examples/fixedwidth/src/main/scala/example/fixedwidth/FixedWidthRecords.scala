@@ -29,9 +29,9 @@ final class FixedWidthRecords(file: FileInput, layout: Layout) extends FieldReco
   def length(i: Int): Int = lengths(i)
   override def extraColumn(i: Int): Option[String] = Some(FixedWidthFormat.Rest)
 
-  def split(): String = {
+  def split(): Option[String] = {
     val line = lines.text
-    if (line.length < layout.width) return s"the line has ${line.length} of ${layout.width} characters"
+    if (line.length < layout.width) return Some(s"the line has ${line.length} of ${layout.width} characters")
     out.reset()
     var at = 0
     var i = 0
@@ -41,7 +41,7 @@ final class FixedWidthRecords(file: FileInput, layout: Layout) extends FieldReco
     field(i, line.substring(at))
     fields = if (starts(i) < 0) i else i + 1 // `rest` only when there is text past the layout
     buffer = out.toByteArray
-    null
+    None
   }
 
   private def field(i: Int, raw: String): Unit = {

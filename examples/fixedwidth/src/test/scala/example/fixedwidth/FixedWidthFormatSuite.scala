@@ -136,4 +136,47 @@ class FixedWidthFormatSuite extends AnyFunSuite with TestFiles with LocalSpark {
       assert(e.getMessage.contains("option 'widths'"), s"$layout: ${e.getMessage}")
     }
   }
+
+  test("a stream meets the late column past the sample: it stops with a new version, then reads it") {
+    // The template's one loop stops a stream whose schema evolves at a late column the table lacks, as JSON's
+    // stops at a member past its sample; before, a fixed-width `rest` there was dropped and counted.
+    val src = root.resolve("in")
+    val schemas = root.resolve("schemas")
+    def land(name: String, text: String, age: Long): Unit = {
+      val f = src.resolve(name)
+      java.nio.file.Files.createDirectories(src)
+      java.nio.file.Files.write(f, text.getBytes("UTF-8"))
+      f.toFile.setLastModified(System.currentTimeMillis() - age)
+    }
+    def stream(): DataFrame =
+      spark.readStream
+        .format("drill")
+        .options(Map("widths" -> layout, "schemaLocation" -> schemas.toString, "sampleRows" -> "1"))
+        .option("maxFilesPerTrigger", "1")
+        .load(src.toString)
+    def run(df: DataFrame): Option[String] = {
+      val query = df.writeStream
+        .format("json")
+        .option("checkpointLocation", root.resolve("chk").toString)
+        .trigger(org.apache.spark.sql.streaming.Trigger.AvailableNow())
+        .start(root.resolve("out").toString)
+      try query.awaitTermination(120000L)
+      catch { case _: org.apache.spark.sql.streaming.StreamingQueryException => () }
+      query.exception.map(e =>
+        Iterator.iterate[Throwable](e)(_.getCause).takeWhile(_ != null).map(_.getMessage).mkString(" | ")
+      )
+    }
+    land("a.fwf", "  1ann     1.5\n", 3600000L)
+    val first = stream()
+    assert(first.columns.toSeq == Seq("id", "name", "score"))
+    land("b.fwf", "  2bob     2.0\n  3cy      3.0late\n", 3500000L)
+    val error = run(first).getOrElse(fail("the stream ended without meeting the late column"))
+    assert(error.contains("SPARK_DRILL_STREAM_SCHEMA_CHANGED") && error.contains("b.fwf"), error)
+    assert(error.contains("line 2") && error.contains("rest"), error)
+    val again = stream()
+    assert(again.columns.toSeq == Seq("id", "name", "score", "rest"))
+    assert(run(again).isEmpty)
+    val out = spark.read.schema("id STRING, rest STRING").json(root.resolve("out").toString)
+    assert(rows(out.orderBy("id")) == Seq(Seq("1", null), Seq("2", null), Seq("3", "late")))
+  }
 }

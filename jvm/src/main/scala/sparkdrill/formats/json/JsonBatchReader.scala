@@ -6,15 +6,12 @@ import com.fasterxml.jackson.core.{JsonParser, JsonProcessingException, JsonToke
 import com.fasterxml.jackson.databind.ObjectMapper
 
 import sparkdrill.reader.{
-  BadRecords,
   BatchReader,
   BoundRowFilter,
   CommonOptions,
-  Fills,
   ParseMode,
-  RecordColumns,
-  RescuedData,
   RowFilter,
+  RowSink,
   SchemaNegotiator
 }
 import sparkdrill.loader.{ColumnWriter, RowWriter, TupleWriter}
@@ -77,6 +74,11 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, re
 
   private val loader = negotiator.build(negotiator.definedSchema.get)
   private val writer: RowWriter = loader.writer
+  // Every record becomes a row through the sink, as every format's does: hidden columns, fills, the
+  // filter's verdict, late columns, rescued and dropped values, modes.
+  private val sink = new RowSink(negotiator, writer, records)
+  private val bad = sink.bad
+  private val rescued = sink.rescued
   // Late materialization (issue 15): the filter's columns are written through capturing writers (`row` hands
   // them out); null when off (see RowFilter.forRead).
   private val rowFilter: BoundRowFilter = RowFilter.forRead(negotiator, writer).orNull
@@ -94,25 +96,12 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, re
       JsonParsers.factory,
       CommonOptions.validateAll(options)
     )
-  private def find(name: Option[String]): ColumnWriter =
-    name.flatMap(writer.find).filter(_.isProjected).orNull
-  private val lineWriter = find(Some(RecordColumns.Line))
-  private val offsetWriter = find(Some(RecordColumns.Offset))
-  private val bad = new BadRecords(options, writer)
-  private val rescued = new RescuedData(options, writer, errors.path)
   private val valueWriter: ColumnWriter = row.find(JsonFormat.ValueColumn).orNull
   // singleVariantColumn (SPEC 14): each record, whatever its shape, is that column's VARIANT (its writer
   // skips the record when the query does not read it).
   private val single: Option[ColumnWriter] = options.get(CommonOptions.SingleVariantColumn).flatMap(row.find)
   // NOT NULL columns: a record that lacks the key gets the column's DEFAULT (else its type's zero).
-  private val fills: Array[(ColumnWriter, ColumnWriter => Unit)] =
-    writer.schema.fields.flatMap { f =>
-      if (f.nullable) None
-      else
-        for {
-          w <- row.find(f.name).filter(_.isProjected); v <- negotiator.fill(f.name)
-        } yield w -> Fills.writer(f, v)
-    }
+  private val fills: Array[(ColumnWriter, ColumnWriter => Unit)] = sink.fills(row)
   private var badValue = false
 
   // A key of the table (every file's columns) is just not read; one outside it has nowhere to go.
@@ -192,9 +181,7 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, re
   private def readRecord(): Boolean = {
     if (!records.next()) return false
     if (records.fromBytes && readBytes()) return true
-    writer.start()
-    writeImplicit()
-    rescued.reset()
+    sink.start()
     badValue = false
     dropped = 0
     late = null // a malformed record's members are not new columns
@@ -214,7 +201,7 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, re
       rowFilter.reset()
       deferred.clear()
     }
-    fills.foreach { case (w, fill) => fill(w) } // the record may overwrite them
+    sink.fill(fills) // the record may overwrite them
     if (single.isDefined) values.writeColumn(single.get, source)
     else if (isObject)
       try values.writeRecord(row, source)
@@ -225,19 +212,17 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, re
     // reads it. Left unread, it failed at the next token, between records, as a second record. Then its text
     // is checked (read again from its bytes, it was checked before).
     if (!rereading) readWhole()
-    if (late != null && !late.isEmpty) negotiator.lateColumns(late.schema, records.line)
+    if (late != null && !late.isEmpty) sink.late(late.schema)
     if (rowFilter != null) {
       if (!rowFilter.passes()) return rejected()
       if (prefilter != null) prefilter.judged(passed = true)
       deferred.foreach(judge)
     }
-    if (dropped > 0) negotiator.countDropped(dropped)
     if (badValue) {
       if (mode == ParseMode.DropMalformed) return true // not saved: the next start() overwrites it
       bad.keepRaw(records.text(records.end))
     }
-    rescued.write(records.line)
-    writer.save()
+    sink.save(dropped)
     true
   }
 
@@ -273,10 +258,9 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, re
         return rejected()
       }
     }
-    writer.start()
-    writeImplicit()
+    sink.start()
     if (rowFilter != null) rowFilter.reset()
-    fills.foreach { case (w, fill) => fill(w) } // the record may overwrite them
+    sink.fill(fills) // the record may overwrite them
     records.startBytes(cursor)
     if (single.isDefined) bytes.writeValue(single.get) else bytes.writeRecord(row)
     records.endBytes(cursor)
@@ -284,15 +268,14 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, re
       if (!rowFilter.passes()) return rejected()
       prefilter.judged(passed = true)
     }
-    if (bytes.dropped > 0) negotiator.countDropped(bytes.dropped)
-    writer.save()
+    sink.save(bytes.dropped)
     true
   }
 
   // Rejected by the filter: not saved, as DROPMALFORMED leaves a row (the next start() discards it); its
   // other columns' bad values and its unknown keys are not reported.
   private def rejected(): Boolean = {
-    negotiator.countFiltered(1)
+    sink.rejected()
     if (prefilter != null) prefilter.judged(passed = false)
     true
   }
@@ -311,13 +294,8 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, re
     */
   private def brokenOnRereading(e: JsonProcessingException): Boolean = {
     if (records.inRootArray) throw syntaxError(e)
-    bad.brokenRecord(syntaxError(e), records.text(records.end))(writeImplicit())
+    sink.broken(syntaxError(e), records.text(records.end))
     true
-  }
-
-  private def writeImplicit(): Unit = {
-    if (lineWriter != null) lineWriter.setLong(records.line)
-    if (offsetWriter != null) offsetWriter.setLong(records.offset)
   }
 
   /** Broken JSON: per mode, the record is an error, dropped, or a row of nulls with its text; then reading
@@ -327,7 +305,7 @@ private[sparkdrill] final class JsonBatchReader(negotiator: SchemaNegotiator, re
     if (mode == ParseMode.FailFast || records.inRootArray) throw syntaxError(e)
     records.toBroken()
     val restart = records.nextRecordStart
-    bad.brokenRecord(syntaxError(e), records.text(restart))(writeImplicit())
+    sink.broken(syntaxError(e), records.text(restart))
     records.restartAt(restart)
   }
 

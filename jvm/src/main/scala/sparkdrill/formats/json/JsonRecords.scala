@@ -6,7 +6,7 @@ import java.nio.charset.StandardCharsets.UTF_8
 
 import com.fasterxml.jackson.core.{JsonParser, JsonProcessingException, JsonToken}
 
-import sparkdrill.reader.{ErrorClasses, ErrorContext}
+import sparkdrill.reader.{ErrorClasses, ErrorContext, RecordPosition}
 
 /** The top-level records of one JSON file, over its [[RecordTape]]: where each begins (its byte offset and
   * line), root arrays entered, and, after a broken record, where reading goes on. The reader reads each
@@ -39,7 +39,7 @@ private[json] final class JsonRecords(
     maxRecordBytes: Long,
     errors: ErrorContext,
     readsBytes: Boolean
-) {
+) extends RecordPosition {
   import JsonRecords._
 
   // Byte mode: where the next record is looked for (set by endBytes, resume and restartAt; skipBlanks moves

@@ -28,14 +28,14 @@ private[log] final class LogRecords(file: FileInput, log: LogPattern) extends Fi
   def length(i: Int): Int = lengths(i)
   def text: String = lines.text
 
-  def split(): String = {
+  def split(): Option[String] = {
     val b = lines.bytes
     val kind = LogRecords.kindOf(b, lines.start, lines.length)
     if (log.preset != null && kind == LogRecords.Plain) {
       fieldBytes = b
       if (!AccessLogScanner.scan(b, lines.start, lines.length, log.preset == "combined", starts, ends))
         LogRecords.NoMatch
-      else { settle(b); null }
+      else { settle(b); None }
     } else if (log.ascii && kind != LogRecords.Other) {
       view.set(b, lines.start, lines.length)
       matcher.reset(view)
@@ -51,7 +51,7 @@ private[log] final class LogRecords(file: FileInput, log: LogPattern) extends Fi
           i += 1
         }
         settle(b)
-        null
+        None
       }
     } else {
       matcher.reset(lines.text)
@@ -73,7 +73,7 @@ private[log] final class LogRecords(file: FileInput, log: LogPattern) extends Fi
         }
         fieldBytes = out.toByteArray
         settle(fieldBytes)
-        null
+        None
       }
     }
   }
@@ -96,7 +96,7 @@ private[log] final class LogRecords(file: FileInput, log: LogPattern) extends Fi
 }
 
 private object LogRecords {
-  val NoMatch = "the line does not match the pattern"
+  val NoMatch: Option[String] = Some("the line does not match the pattern")
   val Plain = 0 // ASCII, no backslash
   val Ascii = 1 // ASCII with a backslash
   val Other = 2 // other characters

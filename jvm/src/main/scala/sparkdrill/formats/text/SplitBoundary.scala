@@ -4,7 +4,7 @@ import java.io.InputStream
 
 /** Where a split's first record is taken to start: right after the first line end at or after byte
   * `offset - 1` (so a split that starts exactly on a line start keeps that line). The reader of the split
-  * before checks that this guess is a true record boundary (see [[TextBatchReader]]).
+  * before checks that this guess is a true record boundary (see [[CsvRecords]]).
   */
 private[sparkdrill] object SplitBoundary {
 

@@ -17,7 +17,7 @@ private[text] object TextDiscovery {
     if (settings.skipFirstLine) parser.skipLine()
     if (!settings.header) {
       sample(context, parser, None)
-      TextBatchReader.ColumnsSchema
+      CsvRecords.ColumnsSchema
     } else {
       val header = TextHeader.read(parser, context.errorContext)
       if (context.sampleRows <= 0 || header.isEmpty) header

@@ -9,6 +9,7 @@ import sparkdrill.reader.{
   OptionSpec,
   PrefixOptionSpec,
   ReaderOptions,
+  RecordReader,
   SchemaNegotiator,
   TextTypeInference,
   TextValueOptions
@@ -38,7 +39,7 @@ private[sparkdrill] abstract class TextFormat(val name: String, val suffixes: Se
     TextDiscovery.schemaOf(context, CsvSettings.from(name, context.options), this)
 
   def newReader(negotiator: SchemaNegotiator): BatchReader =
-    new TextBatchReader(negotiator, CsvSettings.from(name, negotiator.options))
+    new RecordReader(negotiator, new CsvRecords(negotiator, CsvSettings.from(name, negotiator.options)))
 }
 
 private[sparkdrill] final class CsvFormat extends TextFormat("csv", Seq("csv"))

@@ -22,10 +22,13 @@ private[text] object TextHeader {
       StructType(HeaderNames.clean(parser.fields).map(StructField(_, StringType, nullable = true)))
     }
 
+  /** Why a record whose quote is never closed is malformed. */
+  val UnclosedQuote = "a quoted field is never closed"
+
   /** The current record never closes a quote: it is malformed (`line` is its line in the file). */
   def unclosedQuote(parser: CsvParser, errors: ErrorContext, line: Long, mode: ParseMode): ScanException =
     errors.error(
-      "malformed record: a quoted field is never closed",
+      s"malformed record: $UnclosedQuote",
       line = line,
       offset = parser.recordOffset,
       value = parser.recordText,

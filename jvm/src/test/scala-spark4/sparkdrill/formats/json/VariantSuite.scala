@@ -274,6 +274,23 @@ class VariantSuite extends AnyFunSuite with LocalSpark with TestFiles {
     )
   }
 
+  test("singleVariantColumn over CSV: a record the parser copies out of its buffer keeps every field") {
+    // A doubled quote or a quoted line end is unescaped into a copy: every field must be copied, though no
+    // column of the header's is read (the parser once copied only the fields of read columns: none here).
+    val dir = write("in/q.csv" -> "a,b,c\n\"x\"\"y\",z,\"p\nq\"\nplain,2,3\n").resolve("in").toString
+    val got = spark.read
+      .format("drill")
+      .option("singleVariantColumn", "v")
+      .option("header", "true")
+      .load(dir)
+      .selectExpr("_line", "to_json(v)")
+      .collect()
+      .sortBy(_.getLong(0))
+      .map(_.getString(1))
+      .toSeq
+    assert(got == Seq("""{"a":"x\"y","b":"z","c":"p\nq"}""", """{"a":"plain","b":"2","c":"3"}"""))
+  }
+
   test("singleVariantColumn over a log: an object of the pattern's groups") {
     val dir =
       write("in/app.log" -> "2024-01-31 INFO started 12\n2024-02-01 WARN slow 7\n").resolve("in").toString

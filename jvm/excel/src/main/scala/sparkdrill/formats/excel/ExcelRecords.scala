@@ -58,7 +58,7 @@ private[excel] final class ExcelRecords private (
   def start(i: Int): Int = starts(i)
   def length(i: Int): Int = lengths(i)
 
-  def split(): String = {
+  def split(): Option[String] = {
     val cells = rows.cells
     if (mappedSheet != rows.sheet.index) mapSheet()
     java.util.Arrays.fill(starts, 0, starts.length, -1)
@@ -76,7 +76,7 @@ private[excel] final class ExcelRecords private (
           try values.text(cells.kind(i), cells.value(i), cells.style(i))
           catch {
             case _: NumberFormatException =>
-              return s"cell ${reference(i)} is a number cell holding '${cells.value(i)}'"
+              return Some(s"cell ${reference(i)} is a number cell holding '${cells.value(i)}'")
           }
         put(field, text)
         cellOf(field) = i
@@ -85,7 +85,7 @@ private[excel] final class ExcelRecords private (
         errorCells += rows.sheet.columnName(k).getOrElse(s"column_${field + 1}") -> cells.value(i)
       i += 1
     }
-    null
+    None
   }
 
   // A number, boolean or date cell is that type of itself (singleVariantColumn keeps it so); text is text.
