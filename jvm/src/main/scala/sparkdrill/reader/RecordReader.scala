@@ -219,8 +219,6 @@ final class RecordReader(negotiator: SchemaNegotiator, records: FieldRecords) ex
   * where the query reads only some elements (`columns[2]`), the others are empty strings up to the largest.
   */
 private final class FieldArray(column: ColumnWriter, negotiator: SchemaNegotiator, name: String) {
-  private val array = column.array
-  private val element = array.element
   private val kept: Option[Array[Boolean]] = negotiator.requestedElements(name).map { ix =>
     val keep = new Array[Boolean](ix.max + 1)
     ix.foreach(keep(_) = true)
@@ -228,6 +226,9 @@ private final class FieldArray(column: ColumnWriter, negotiator: SchemaNegotiato
   }
 
   def write(records: FieldRecords): Unit = {
+    // Asked of the column per row: asking begins the row's array (and its first element).
+    val array = column.array
+    val element = array.element
     val bytes = records.bytes
     val n = kept.fold(records.count)(k => math.min(records.count, k.length))
     var i = 0
