@@ -2,6 +2,7 @@ package sparkdrill.formats.text
 
 import org.apache.spark.sql.types.{ArrayType, StringType, StructField, StructType}
 
+import sparkdrill.errors.DrillErrors
 import sparkdrill.reader.{ErrorClasses, FieldRecords, FieldUse, RecordColumns, SchemaNegotiator}
 
 /** One delimited text file (or split) as the record-reader template's records ([[sparkdrill.reader.RecordReader]]),
@@ -29,6 +30,12 @@ private[sparkdrill] final class CsvRecords(negotiator: SchemaNegotiator, setting
   private val endBoundary: Long =
     if (file.end == Long.MaxValue || blocks != null) Long.MaxValue
     else math.max(boundary(file.end), headerEnd)
+  // Refused before any record: a range may hold none, and the query must fail the same either way.
+  if (
+    blocks != null &&
+    negotiator.definedSchema
+      .exists(s => s.fieldNames.exists(n => n == RecordColumns.Line || n == RecordColumns.Offset))
+  ) throw DrillErrors.internal(s"${file.path}: _line and _offset cannot be read from a range of a bzip2 file")
   private val input = file.open(recordStart)
   private val parser = new CsvParser(input, settings, recordStart, firstLineNumber())
 
