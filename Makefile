@@ -35,7 +35,7 @@ JVM_SOURCES := $(shell find jvm/src/main -type f) build.sbt $(wildcard project/*
 PY_SOURCES := $(shell find python/spark_drill -name '*.py' -o -name py.typed -o -name '*.properties') pyproject.toml README.md
 DEV_DEPS = $(shell $(PYTHON) -c "import tomllib;print(' '.join(repr(d) for d in tomllib.load(open('pyproject.toml','rb'))['project']['optional-dependencies']['dev']))")
 
-.PHONY: demo test test-fast test-compat test-compat-4x test-compat-3.5 test-compat-3.5-2.13 test-s3 jar wheel \
+.PHONY: demo test test-fast test-compat test-compat-4x test-compat-3.5 test-compat-3.5-2.13 test-s3 test-scalar-scan jar wheel \
 	install venv scala-test py-test lint fmt clean bench bench-small bench-loader bench-variant fuzz
 
 # A typed read of the sample tree (its columns, their types and where each comes from), then a SQL aggregate.
@@ -73,6 +73,12 @@ test: install $(EXAMPLE_JAR)
 test-fast: $(VENV)/.installed-fast $(EXAMPLE_JAR)
 	$(SBT) "testOnly -- -l sparkdrill.tags.Slow"
 	$(call pytest_in,$(VENV)) -m "not slow and not cluster and not connect"
+
+# The reader suites (every format's conformance and differential suites, the reader layer's, and the fuzz
+# suites, slow ones too) once more with count(*)'s Vector API search forced off (issue 41): the word-at-a-time
+# search that Spark 3.5, or a JVM without the module, runs. `make test` runs them with it on.
+test-scalar-scan: $(EXAMPLE_JAR)
+	SPARK_DRILL_VECTOR=off $(SBT) "testOnly sparkdrill.formats.* sparkdrill.reader.* sparkdrill.fuzz.*"
 
 # Every other Spark a user runs (README, "Spark versions"). Each PySpark has a virtualenv of its own, cached in
 # ${SPARK_DRILL_CACHE:-~/.cache/spark-drill}/venvs (dev/compat-venv), with this wheel installed; each part

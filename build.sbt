@@ -75,6 +75,15 @@ lazy val root = (project in file("."))
     // The few lines that differ between Spark lines: one small shim per line (docs/architecture.md).
     Compile / unmanagedSourceDirectories +=
       baseDirectory.value / "jvm" / "src" / "main" / s"scala-${Versions.sparkLine}",
+    // Java sources: interfaces for every line, and the Vector API scan for the Spark 4 lines only (Spark 3.5's
+    // classes target Java 8, which has no such module). Compiled before the Scala, which loads the vector
+    // class by name only: Scala's compiler is never shown the incubator module.
+    Compile / javaSource := baseDirectory.value / "jvm" / "src" / "main" / "java",
+    Compile / unmanagedSourceDirectories ++= Versions.vectorJava.toSeq
+      .map(d => baseDirectory.value / "jvm" / "src" / "main" / d),
+    Compile / compileOrder := CompileOrder.JavaThenScala,
+    Compile / javacOptions ++= Versions.vectorJava.toSeq
+      .flatMap(_ => Seq("--add-modules", "jdk.incubator.vector")),
     Compile / resourceDirectory := baseDirectory.value / "jvm" / "src" / "main" / "resources",
     Test / scalaSource := baseDirectory.value / "jvm" / "src" / "test" / "scala",
     Test / unmanagedSourceDirectories +=
@@ -107,6 +116,8 @@ lazy val root = (project in file("."))
     Test / parallelExecution := false,
     Test / javaOptions ++= Seq("-Xmx3g", "-XX:MaxDirectMemorySize=2g", "-Duser.timezone=UTC") ++
       sparkModuleOptions,
+    // As Spark 4's launcher starts every JVM (its JavaModuleOptions): the vector scan's module.
+    Test / javaOptions ++= Versions.vectorJava.toSeq.map(_ => "--add-modules=jdk.incubator.vector"),
     // PluginJarSuite starts Spark with the example format's jar in spark.jars: built first, named here.
     Test / javaOptions += s"-Dsparkdrill.example.jar=${(LocalProject("fixedwidth") / Compile / packageBin).value}",
     Test / testOptions += Tests.Argument(TestFrameworks.ScalaTest, "-oD")

@@ -34,6 +34,9 @@ object Versions {
   /** The Java release the main classes target: Spark 4 needs Java 17; Spark 3.5 still runs on Java 8. */
   val javaRelease: String = if (sparkLine == "spark4") "17" else "8"
 
+  /** The Java source directory of the Vector API scan, on the lines whose classes target Java 17. */
+  val vectorJava: Option[String] = if (sparkLine == "spark4") Some("java-spark4") else None
+
   /** The line's directory under target/ and its artifacts' suffix, e.g. spark4_2.13. */
   val lineDir: String = s"${sparkLine}_$scalaBinary"
 

@@ -17,12 +17,15 @@ import java.io.InputStream
   *
   * @param startOffset byte offset of the stream's first byte in the (uncompressed) file
   * @param startLine 1-based line number of the stream's first byte
+  * @param vectorScan whether count(*)'s scan may search with the Vector API ([[VectorScan]]); the tests that
+  *   compare the two searches set it
   */
 private[sparkdrill] final class CsvParser(
     in: InputStream,
     settings: CsvSettings,
     startOffset: Long = 0L,
-    startLine: Long = 1L
+    startLine: Long = 1L,
+    vectorScan: Boolean = VectorScan.enabled
 ) {
   import CsvParser._
 
@@ -484,9 +487,10 @@ private[sparkdrill] final class CsvParser(
     finally { discard = false; skipAll = false }
   }
 
-  // count(*)'s fast path, a record's end found a word at a time; a record it cannot judge is left to
-  // readRecord from the record's start (false, nothing consumed).
-  private val words = new WordScan(delimiter, quote, escape, if (auto) -1 else lineEnd0)
+  // count(*)'s fast path, a record's end found a vector or a word at a time; a record it cannot judge is left
+  // to readRecord from the record's start (false, nothing consumed).
+  private val words =
+    new WordScan(delimiter, quote, escape, if (auto) -1 else lineEnd0, VectorScan.finder(vectorScan))
   private val fastSkip = lineEnd1 < 0 && (quote < 0 || escape == quote)
 
   private def skipPlainRecord(): Boolean = {

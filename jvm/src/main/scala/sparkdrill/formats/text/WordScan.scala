@@ -6,8 +6,16 @@ package sparkdrill.formats.text
   * per byte.
   *
   * @param lineEnd the first byte of the line delimiter; negative for the usual line ends
+  * @param vector the Vector API search ([[VectorScan]]) for count(*)'s scan, a vector at a time: records run
+  *   to a hundred bytes and more between the bytes that scan stops at, fields (the other scans) a few
   */
-private[text] final class WordScan(delimiter: Byte, quote: Int, escape: Int, lineEnd: Int) {
+private[text] final class WordScan(
+    delimiter: Byte,
+    quote: Int,
+    escape: Int,
+    lineEnd: Int,
+    vector: Option[ByteFinder] = None
+) {
   private val auto = lineEnd < 0
   private val delim = delimiter & 0xff
   private val delimiterWord = ByteSearch.broadcast(delimiter)
@@ -60,7 +68,7 @@ private[text] final class WordScan(delimiter: Byte, quote: Int, escape: Int, lin
   def recordEnd(buf: Array[Byte], from: Int, lim: Int): Int = {
     var p = from
     while (true) {
-      p = ByteSearch.indexOfAny(buf, p, lim, plainA, plainB, plainC)
+      p = search(buf, p, lim, plainA, plainB, plainC)
       if (p >= lim) return -1
       if ((buf(p) & 0xff) != quote) return p // a line end
       val before = if (p == from) delim else buf(p - 1) & 0xff
@@ -69,7 +77,7 @@ private[text] final class WordScan(delimiter: Byte, quote: Int, escape: Int, lin
       if (before == delim) { // a quote that opens a field: find the quote that closes it
         var open = true
         while (open) {
-          p = ByteSearch.indexOfAny(buf, p, lim, quoteWord, lineFeedWord, carriageReturnWord)
+          p = search(buf, p, lim, quoteWord, lineFeedWord, carriageReturnWord)
           if (p + 1 >= lim || (buf(p) & 0xff) != quote) return -1
           val after = buf(p + 1) & 0xff
           if (after == quote) p += 2 // an escaped quote
@@ -80,4 +88,10 @@ private[text] final class WordScan(delimiter: Byte, quote: Int, escape: Int, lin
     }
     -1
   }
+
+  @inline private def search(buf: Array[Byte], from: Int, lim: Int, a: Long, b: Long, c: Long): Int =
+    vector match {
+      case Some(finder) => finder.indexOfAny(buf, from, lim, a.toByte, b.toByte, c.toByte)
+      case None => ByteSearch.indexOfAny(buf, from, lim, a, b, c)
+    }
 }
