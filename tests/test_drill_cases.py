@@ -34,6 +34,9 @@ KNOWN_GAPS: dict[str, str] = {}
 
 
 def _params() -> list[Any]:
+    if not CASES:  # a clone without ../shared beside it: one skip that says where the cases were sought
+        reason = f"no Drill cases in {CASES_DIR} (SPARK_DRILL_CASES names the directory)"
+        return [pytest.param(None, id="no-cases", marks=pytest.mark.skip(reason=reason))]
     out = []
     for path in CASES:
         marks = []
