@@ -51,8 +51,8 @@ demo: install
 # out (a file's tests stay in one process: its fixtures are built once): most tests wait on Spark's
 # scheduling, a stream's trigger or a JVM's start, so two use this machine's two cores better than one.
 # PYTEST_WORKERS=0 runs them in this process, one at a time; $(3), when given, is the count for that call:
-# PySpark 3.5 runs its standalone-cluster tests one at a time, after the rest (there its cluster stream test
-# lost a task to something other than the stream's stop while another file's tests shared the machine).
+# PySpark 3.5 runs its tests one at a time (there its standalone-cluster stream test lost a task to something
+# other than the stream's stop while another file's tests shared the machine; one at a time it passes).
 PYTEST_WORKERS ?= 2
 pytest_in = $(if $(2),SPARK_DRILL_WHEEL=$(abspath $(2)) )$(1)/bin/pytest tests --doctest-modules --durations=25 \
 	-n $(if $(3),$(3),$(PYTEST_WORKERS)) --dist loadfile \
@@ -109,8 +109,7 @@ test-compat-3.5: $(WHEEL) $(EXAMPLE_JAR_35)
 	  echo "== test-compat: Spark 3.5, Scala 2.12 ScalaTest took $$((SECONDS - start)) s"; exit $$status
 	@echo "== test-compat: PySpark $(COMPAT_35), the Spark 3.5 jar, every pytest"; start=$$SECONDS; \
 	  venv=$$(PYTHON=$(PYTHON) dev/compat-venv $(COMPAT_35) $(abspath $(WHEEL))) && \
-	    SPARK_DRILL_CONNECT_PACKAGES=$(COMPAT_35_CONNECT) $(call pytest_in,$$venv,$(WHEEL)) -m "not cluster" && \
-	    $(call pytest_in,$$venv,$(WHEEL),0) -m cluster; status=$$?; \
+	    SPARK_DRILL_CONNECT_PACKAGES=$(COMPAT_35_CONNECT) $(call pytest_in,$$venv,$(WHEEL),0); status=$$?; \
 	  echo "== test-compat: PySpark $(COMPAT_35) took $$((SECONDS - start)) s"; exit $$status
 
 test-compat-3.5-2.13:
